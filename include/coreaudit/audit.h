@@ -1,0 +1,73 @@
+/*
+ * audit.h - one offline audit: a trace file through source, stream, state and
+ * checks, into a result the reports format.
+ */
+#ifndef COREAUDIT_AUDIT_H
+#define COREAUDIT_AUDIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exit.h"
+#include "forcedidle.h"
+#include "isolation.h"
+#include "source.h"
+#include "state.h"
+#include "topology.h"
+
+struct ca_audit_options {
+	const char *path;
+	bool has_topology;
+	struct ca_topology topology;
+	enum ca_identity identity;
+	bool assume_unknown_cookie_zero;
+	uint64_t grace_ns;
+	double max_forced_idle_pct;	/* < 0: no threshold */
+	int64_t max_starvation_ns;	/* < 0: no threshold */
+	size_t list_limit;
+};
+
+enum ca_verdict {
+	CA_VERDICT_PASS,
+	CA_VERDICT_FAIL,
+	CA_VERDICT_INCONCLUSIVE,
+};
+
+#define CA_MAX_REASONS 8
+#define CA_REASON_LEN 200
+
+struct ca_audit {
+	struct ca_audit_options opts;
+	struct ca_source_info info;
+	struct ca_state state;
+	struct ca_isolation isolation;
+	struct ca_forcedidle forcedidle;
+	enum ca_verdict verdict;
+	int reason_count;
+	char reasons[CA_MAX_REASONS][CA_REASON_LEN];	/* why fail or inconclusive */
+	int warning_count;
+	char warnings[CA_MAX_REASONS][CA_REASON_LEN];
+	uint64_t events;
+	uint64_t lost_events;
+	bool has_unknown_loss;
+	double forced_idle_pct;
+	uint64_t max_starved_ns;
+	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */
+};
+
+/** ca_audit_options_default() - grace, thresholds off, cookie identity */
+void ca_audit_options_default(struct ca_audit_options *opts);
+
+/**
+ * ca_audit_run() - audit @opts->path into @audit
+ * Return: the exit code: PASS, FAIL or INCONCLUSIVE from the verdict, or
+ *         CA_EXIT_INPUT / CA_EXIT_USAGE with @audit->error set.
+ */
+enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts);
+
+/** ca_audit_free() - release what ca_audit_run() built (safe after failure). */
+void ca_audit_free(struct ca_audit *audit);
+
+const char *ca_verdict_name(enum ca_verdict verdict);
+
+#endif

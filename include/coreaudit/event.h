@@ -1,0 +1,127 @@
+/*
+ * event.h - the normalised scheduler event every source produces.
+ *
+ * Sources turn trace.dat records or trace-cmd report text into struct
+ * ca_event, in global timestamp order.  Nothing downstream knows which source
+ * an event came from.  This header describes data only; it does no parsing.
+ */
+#ifndef COREAUDIT_EVENT_H
+#define COREAUDIT_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CA_COMM_LEN 16
+#define CA_MARKER_LEN 240
+
+enum ca_event_kind {
+	CA_EV_SWITCH,		/* sched:sched_switch (with cookies when paired) */
+	CA_EV_WAKEUP,		/* sched:sched_wakeup and sched_wakeup_new */
+	CA_EV_MIGRATE,		/* sched:sched_migrate_task */
+	CA_EV_FORK,		/* sched:sched_process_fork */
+	CA_EV_EXIT,		/* sched:sched_process_exit */
+	CA_EV_EXEC,		/* sched:sched_process_exec */
+	CA_EV_IDLE,		/* power:cpu_idle */
+	CA_EV_PRCTL_ENTER,	/* syscalls:sys_enter_prctl */
+	CA_EV_PRCTL_EXIT,	/* syscalls:sys_exit_prctl */
+	CA_EV_MARKER,		/* ftrace:print (trace_marker) */
+	CA_EV_COOKIE,		/* the cs_switch probe, before pairing */
+	CA_EV_IPI,		/* ipi:ipi_send_cpu / ipi_send_cpumask */
+	CA_EV_TICK,		/* local_timer_entry / hrtimer_expire_entry */
+	CA_EV_LOST,		/* events were lost on this CPU before this point */
+	CA_EV_KIND_COUNT,
+};
+
+struct ca_switch {
+	int prev_pid;
+	int next_pid;
+	bool is_prev_runnable;	/* prev_state R or R+: still queued */
+	bool has_cookies;	/* filled from the paired cs_switch probe */
+	uint64_t prev_cookie;
+	uint64_t next_cookie;
+	char prev_comm[CA_COMM_LEN];
+	char next_comm[CA_COMM_LEN];
+};
+
+struct ca_wakeup {
+	int pid;
+	int target_cpu;
+	bool is_new;
+	char comm[CA_COMM_LEN];
+};
+
+struct ca_migrate {
+	int pid;
+	int orig_cpu;
+	int dest_cpu;
+};
+
+struct ca_fork {
+	int parent_pid;
+	int child_pid;
+	char child_comm[CA_COMM_LEN];
+};
+
+struct ca_task_ref {
+	int pid;
+	char comm[CA_COMM_LEN];
+};
+
+struct ca_idle {
+	uint32_t state;		/* 4294967295 (UINT32_MAX) leaves idle */
+	int cpu_id;
+};
+
+struct ca_prctl {
+	int64_t option;
+	int64_t arg2;
+	int64_t arg3;
+	int64_t arg4;
+	int64_t arg5;
+};
+
+struct ca_cookie_probe {
+	int prev_pid;
+	int next_pid;
+	uint64_t prev_cookie;
+	uint64_t next_cookie;
+};
+
+struct ca_ipi {
+	uint64_t target_mask;	/* CPUs 0..63 */
+	bool is_resched;	/* callback 0: a reschedule request */
+};
+
+struct ca_event {
+	uint64_t ts;		/* nanoseconds, the trace's own clock */
+	int cpu;
+	int pid;		/* common_pid: the task current on cpu */
+	enum ca_event_kind kind;
+	union {
+		struct ca_switch sw;
+		struct ca_wakeup wakeup;
+		struct ca_migrate migrate;
+		struct ca_fork fork;
+		struct ca_task_ref task;	/* exit, exec */
+		struct ca_idle idle;
+		struct ca_prctl prctl;
+		int64_t prctl_ret;
+		struct ca_cookie_probe cookie;
+		struct ca_ipi ipi;
+		int64_t lost_count;		/* < 0: count unknown */
+		char marker[CA_MARKER_LEN];	/* NUL-terminated */
+	};
+};
+
+/**
+ * ca_event_kind_name() - short name of an event kind, for messages
+ * Return: a static string.
+ */
+const char *ca_event_kind_name(enum ca_event_kind kind);
+
+/**
+ * ca_copy_comm() - copy a comm that may lack its NUL terminator
+ */
+void ca_copy_comm(char dst[CA_COMM_LEN], const char *src, int src_len);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * forcedidle.h - the forced-idle and starvation check.
+ *
+ * A CPU is forced idle while it runs idle although its runqueue holds
+ * runnable tasks and a sibling of its core runs a task.  Like the kernel
+ * (kernel/sched/core_sched.c, __sched_core_account_forceidle), the time is
+ * charged to every non-idle task on the core, scaled by forced-idle count /
+ * occupation.  Starvation: per queued task, time runnable on a forced-idle
+ * CPU, and its longest such stretch.
+ */
+#ifndef COREAUDIT_FORCEDIDLE_H
+#define COREAUDIT_FORCEDIDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "event.h"
+#include "pidmap.h"
+#include "topology.h"
+
+struct ca_fi_task {
+	int pid;
+	char comm[CA_COMM_LEN];
+	uint64_t kernel_ns;		/* charged as the kernel would */
+	uint64_t starved_ns;
+	uint64_t longest_starved_ns;
+	uint64_t stretch_ns;		/* current stretch */
+	uint64_t stretch_end;		/* where the current stretch ended */
+};
+
+struct ca_forcedidle {
+	struct ca_check base;
+	uint64_t core_last_ts[CA_MAX_CPUS];
+	bool has_core_last[CA_MAX_CPUS];
+	uint64_t per_cpu_ns[CA_MAX_CPUS];
+	uint64_t per_cpu_known_ns[CA_MAX_CPUS];	/* time the CPU's state was known */
+	struct ca_pidmap map;
+	struct ca_fi_task *tasks;
+	uint32_t task_count;
+	uint32_t task_capacity;
+};
+
+/** ca_forcedidle_init() - Return: 0, or -ENOMEM. */
+int ca_forcedidle_init(struct ca_forcedidle *fi);
+void ca_forcedidle_free(struct ca_forcedidle *fi);
+
+#endif

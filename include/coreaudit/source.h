@@ -1,0 +1,65 @@
+/*
+ * source.h - turn an input file into normalised events in time order.
+ *
+ * Two sources: trace-cmd trace.dat files through libtracecmd, and the text
+ * `trace-cmd report` prints.  ca_source_open() detects which.  A source knows
+ * nothing about what consumes its events.
+ */
+#ifndef COREAUDIT_SOURCE_H
+#define COREAUDIT_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "topology.h"
+
+/* Return 0 to go on, negative to stop (the value is passed back). */
+typedef int (*ca_event_fn)(void *ctx, const struct ca_event *ev);
+
+struct ca_source_info {
+	const char *format;	/* "trace.dat" or "text" */
+	char clock[32];		/* "mono", "local", ...; "unknown" for text */
+	int cpu_count;
+	bool has_cookie_probe;	/* a cs_switch event is defined */
+	bool has_prctl_events;
+	bool has_ipi_events;
+	bool has_tick_events;
+};
+
+struct ca_source {
+	const char *path;
+	struct ca_source_info info;
+	int (*read)(struct ca_source *source, ca_event_fn fn, void *ctx);
+	void (*close)(struct ca_source *source);
+	void *priv;
+	char error[512];	/* why open or read failed, naming the file */
+};
+
+/**
+ * ca_source_open() - open @path, detecting trace.dat or text
+ * Return: 0, or a negative errno with @source->error set.
+ */
+int ca_source_open(struct ca_source *source, const char *path);
+
+/**
+ * ca_source_read() - emit every event, in time order, to @fn
+ * Return: 0; a negative errno with @source->error set when the input is bad;
+ *         or what @fn returned to stop.
+ */
+int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
+
+void ca_source_close(struct ca_source *source);
+
+/* The individual sources, for ca_source_open() and the tests. */
+int ca_tracedat_open(struct ca_source *source, const char *path);
+int ca_text_open(struct ca_source *source, const char *path);
+
+/**
+ * ca_text_parse_line() - parse one line of `trace-cmd report` text
+ * Return: 1 with @ev filled, 0 for a line that is not an event coreaudit uses,
+ *         -EINVAL for a malformed line.
+ */
+int ca_text_parse_line(const char *line, struct ca_event *ev);
+
+#endif

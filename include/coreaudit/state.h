@@ -1,0 +1,122 @@
+/*
+ * state.h - what is known at the current instant of the trace.
+ *
+ * For every CPU: the task on it (idle, a task, or unknown) and its runnable
+ * queue; for every task: cookie, tag, whereabouts (tasks.h).  The state stage
+ * consumes events in time order and tells the checks, through
+ * ca_check.advance and ca_check.update, around every change of a core.
+ * It computes no findings.
+ */
+#ifndef COREAUDIT_STATE_H
+#define COREAUDIT_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "tasks.h"
+#include "topology.h"
+
+struct ca_check;
+
+enum ca_cpu_run {
+	CA_CPU_UNKNOWN,		/* before its first event, or after lost events */
+	CA_CPU_IDLE,
+	CA_CPU_TASK,
+};
+
+/* What decides whether two tasks may share a core. */
+enum ca_identity {
+	CA_IDENTITY_COOKIE,	/* kernel cookies (probe, prctl, markers) */
+	CA_IDENTITY_TAG,	/* coreaudit-tag markers (--tags markers) */
+};
+
+enum ca_cookie_source {
+	CA_COOKIES_NONE,
+	CA_COOKIES_MARKERS,
+	CA_COOKIES_PRCTL,
+	CA_COOKIES_PROBE,
+};
+
+struct ca_cpu {
+	enum ca_cpu_run run;
+	int pid;		/* for CA_CPU_TASK */
+	int *queued;		/* pids runnable here, not running */
+	int queued_count;
+	int queued_capacity;
+	bool has_events;
+	uint64_t last_ts;	/* last event seen on this CPU */
+	int64_t lost_events;	/* counted; unknown counts add 1 */
+	bool has_unknown_loss;	/* a gap of unknown size */
+	uint64_t lost_ns;	/* time lost to gaps */
+};
+
+struct ca_pending_prctl {
+	int pid;		/* caller, 0 when the slot is free */
+	struct ca_prctl call;
+};
+
+#define CA_MAX_PENDING_PRCTL 64
+
+struct ca_state {
+	struct ca_topology topo;
+	struct ca_tasks tasks;
+	struct ca_cpu cpus[CA_MAX_CPUS];
+	enum ca_identity identity;
+	enum ca_cookie_source cookie_source;
+	bool assume_unknown_cookie_zero;
+	uint64_t first_ts;
+	uint64_t last_ts;
+	bool has_events;
+	uint64_t next_prctl_cookie;
+	uint64_t prctl_calls;
+	uint64_t prctl_group_scope_calls;	/* scope 2: members beyond tgid unseen */
+	struct ca_pending_prctl pending[CA_MAX_PENDING_PRCTL];
+	struct ca_check **checks;
+	int check_count;
+};
+
+/**
+ * ca_state_init() - prepare the state for a trace with topology @topo
+ * Return: 0, or -ENOMEM.
+ */
+int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
+		  enum ca_identity identity);
+void ca_state_free(struct ca_state *state);
+
+/** ca_state_add_check() - Return: 0, or -ENOMEM. */
+int ca_state_add_check(struct ca_state *state, struct ca_check *check);
+
+/**
+ * ca_state_consume() - apply one event (in time order)
+ * Return: 0, or -ENOMEM.
+ */
+int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
+
+/** ca_state_finish() - close the trace at its last timestamp; calls every check's finish. */
+void ca_state_finish(struct ca_state *state);
+
+/**
+ * ca_state_identity() - the identity (cookie or tag id) that decides whether
+ *                       @task may share a core
+ * Return: true and *@value when known, false when unknown.
+ */
+bool ca_state_identity(const struct ca_state *state, const struct ca_task *task,
+		       uint64_t *value);
+
+/**
+ * ca_state_first_identity() - like ca_state_identity(), but for a task whose
+ *                             cookie was unknown then, the first cookie
+ *                             observed later, when no prctl changed it first
+ * Return: true and *@value when known.
+ */
+bool ca_state_first_identity(const struct ca_state *state, const struct ca_task *task,
+			     uint64_t *value);
+
+/** ca_state_cpu_task() - Return: the task running on @cpu, or NULL (idle or unknown). */
+const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu);
+
+/** ca_cookie_source_name() - Return: "probe", "prctl", "markers" or "none". */
+const char *ca_cookie_source_name(enum ca_cookie_source source);
+
+#endif

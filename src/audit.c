@@ -1,0 +1,290 @@
+/*
+ * audit.c - one offline audit: source -> stream -> state -> checks, then the
+ * verdict from the checks' findings.  It formats nothing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coreaudit/audit.h"
+#include "coreaudit/duration.h"
+#include "coreaudit/stream.h"
+
+#define DEFAULT_GRACE_NS 2000000ull	/* 2 ms: see coreaudit-audit(1), GRACE PERIOD */
+#define DEFAULT_LIST_LIMIT 10000
+
+struct run {
+	struct ca_audit *audit;
+	struct ca_stream stream;
+	bool is_ready;			/* state and checks set up */
+	bool is_topology_from_option;
+	int bad_cpu;			/* an event's CPU outside the topology */
+};
+
+void ca_audit_options_default(struct ca_audit_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->identity = CA_IDENTITY_COOKIE;
+	opts->grace_ns = DEFAULT_GRACE_NS;
+	opts->max_forced_idle_pct = -1;
+	opts->max_starvation_ns = -1;
+	opts->list_limit = DEFAULT_LIST_LIMIT;
+}
+
+const char *ca_verdict_name(enum ca_verdict verdict)
+{
+	switch (verdict) {
+	case CA_VERDICT_PASS:
+		return "pass";
+	case CA_VERDICT_FAIL:
+		return "fail";
+	case CA_VERDICT_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}
+
+static void add_reason(struct ca_audit *audit, const char *fmt, ...)
+{
+	va_list args;
+
+	if (audit->reason_count == CA_MAX_REASONS)
+		return;
+	va_start(args, fmt);
+	vsnprintf(audit->reasons[audit->reason_count++], sizeof(audit->reasons[0]), fmt, args);
+	va_end(args);
+}
+
+static void add_warning(struct ca_audit *audit, const char *fmt, ...)
+{
+	va_list args;
+
+	if (audit->warning_count == CA_MAX_REASONS)
+		return;
+	va_start(args, fmt);
+	vsnprintf(audit->warnings[audit->warning_count++], sizeof(audit->warnings[0]), fmt, args);
+	va_end(args);
+}
+
+static int setup_pipeline(void *ctx, const struct ca_topology *topo)
+{
+	struct run *run = ctx;
+	struct ca_audit *audit = run->audit;
+	int ret;
+
+	ret = ca_state_init(&audit->state, topo, audit->opts.identity);
+	if (ret)
+		return ret;
+	audit->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
+	ca_isolation_init(&audit->isolation, audit->opts.grace_ns, audit->opts.list_limit);
+	ret = ca_forcedidle_init(&audit->forcedidle);
+	if (!ret)
+		ret = ca_state_add_check(&audit->state, &audit->isolation.base);
+	if (!ret)
+		ret = ca_state_add_check(&audit->state, &audit->forcedidle.base);
+	run->is_ready = true;
+	return ret;
+}
+
+static int consume(void *ctx, const struct ca_event *ev)
+{
+	struct run *run = ctx;
+	struct ca_audit *audit = run->audit;
+
+	if (audit->state.topo.core_of_cpu[ev->cpu] < 0) {
+		run->bad_cpu = ev->cpu;
+		return -EDOM;
+	}
+	audit->events++;
+	return ca_state_consume(&audit->state, ev);
+}
+
+static enum ca_exit_code fail_input(struct ca_audit *audit, enum ca_exit_code code,
+				    const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(audit->error, sizeof(audit->error), fmt, args);
+	va_end(args);
+	return code;
+}
+
+static enum ca_exit_code explain_read_error(struct run *run, struct ca_source *source, int ret)
+{
+	struct ca_audit *audit = run->audit;
+	char topo[256];
+
+	if (ret == -EDOM) {
+		ca_topology_format(&audit->state.topo, topo, sizeof(topo));
+		return fail_input(audit, run->is_topology_from_option ? CA_EXIT_USAGE : CA_EXIT_INPUT,
+				  "%s: events on CPU %d, which the topology \"%s\" does not name",
+				  audit->opts.path, run->bad_cpu, topo);
+	}
+	if (ret == -ENOENT)
+		return fail_input(audit, CA_EXIT_INPUT,
+				  "%s: no CPU topology: give --topology \"0,1 2,3\" (the SMT "
+				  "siblings of each core) or record a \"coreaudit-topology 0,1 2,3\" "
+				  "marker at the start of the trace", audit->opts.path);
+	if (ret == -ENOMEM)
+		return fail_input(audit, CA_EXIT_INPUT, "%s: out of memory", audit->opts.path);
+	if (run->stream.error[0])
+		return fail_input(audit, CA_EXIT_INPUT, "%s: %s", audit->opts.path,
+				  run->stream.error);
+	if (source->error[0])
+		return fail_input(audit, CA_EXIT_INPUT, "%s", source->error);
+	return fail_input(audit, CA_EXIT_INPUT, "%s: cannot read: %s", audit->opts.path,
+			  strerror(-ret));
+}
+
+static void summarise(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	uint64_t fi_total = 0, known_total = 0;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		fi_total += audit->forcedidle.per_cpu_ns[cpu];
+		known_total += audit->forcedidle.per_cpu_known_ns[cpu];
+		audit->lost_events += state->cpus[cpu].lost_events;
+		audit->has_unknown_loss |= state->cpus[cpu].has_unknown_loss;
+	}
+	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
+	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
+		if (audit->forcedidle.tasks[i].longest_starved_ns > audit->max_starved_ns)
+			audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
+}
+
+static void judge_failures(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count;
+	char a[32], b[32];
+
+	if (violations)
+		add_reason(audit, "%llu co-run window%s of different %s at or over the grace "
+			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
+			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
+			   ca_format_duration(opts->grace_ns, a, sizeof(a)));
+	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
+		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",
+			   audit->forced_idle_pct, opts->max_forced_idle_pct);
+	if (opts->max_starvation_ns >= 0 && audit->max_starved_ns > (uint64_t)opts->max_starvation_ns)
+		add_reason(audit, "a task starved %s at a stretch, over --max-starvation %s",
+			   ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
+			   ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
+}
+
+static void judge_unknowns(struct ca_audit *audit)
+{
+	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
+	char a[32];
+
+	if (audit->lost_events)
+		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
+			   audit->has_unknown_loss ? "at least " : "",
+			   (unsigned long long)audit->lost_events);
+	if (unknown)
+		add_reason(audit, "%llu co-run window%s (%s) involve tasks whose cookie is unknown",
+			   (unsigned long long)unknown, unknown == 1 ? "" : "s",
+			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
+					      sizeof(a)));
+	if (!strcmp(audit->info.clock, "local"))
+		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
+			   "guaranteed (record with -C mono)");
+}
+
+static void collect_warnings(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+
+	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
+	    strcmp(audit->info.clock, "global") && strcmp(audit->info.clock, "x86-tsc") &&
+	    strcmp(audit->info.clock, "mono_raw"))
+		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
+			    "CPUs; record with -C mono", audit->info.clock);
+	if (audit->opts.identity == CA_IDENTITY_COOKIE && state->cookie_source == CA_COOKIES_NONE)
+		add_warning(audit, "no cookie source in the trace (no cs_switch probe, no "
+			    "prctl events, no coreaudit-cookie markers): cookies are unknown");
+	if (state->prctl_group_scope_calls)
+		add_warning(audit, "%llu prctl call(s) with process-group scope: members outside "
+			    "the caller's thread group are not visible in the trace",
+			    (unsigned long long)state->prctl_group_scope_calls);
+	if (audit->isolation.list_dropped)
+		add_warning(audit, "%llu windows counted but not listed (list limit %zu)",
+			    (unsigned long long)audit->isolation.list_dropped,
+			    audit->opts.list_limit);
+}
+
+static enum ca_exit_code decide(struct ca_audit *audit)
+{
+	summarise(audit);
+	collect_warnings(audit);
+	judge_failures(audit);
+	if (audit->reason_count) {
+		audit->verdict = CA_VERDICT_FAIL;
+		return CA_EXIT_FAIL;
+	}
+	judge_unknowns(audit);
+	if (audit->reason_count) {
+		audit->verdict = CA_VERDICT_INCONCLUSIVE;
+		return CA_EXIT_INCONCLUSIVE;
+	}
+	audit->verdict = CA_VERDICT_PASS;
+	return CA_EXIT_PASS;
+}
+
+static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
+{
+	struct ca_audit *audit = run->audit;
+	const struct ca_topology *topo = audit->opts.has_topology ? &audit->opts.topology : NULL;
+	int ret;
+
+	ca_stream_init(&run->stream, topo, source->info.has_cookie_probe, consume, run,
+		       setup_pipeline);
+	ret = topo ? setup_pipeline(run, topo) : 0;
+	if (!ret)
+		ret = ca_source_read(source, ca_stream_push, &run->stream);
+	if (!ret)
+		ret = ca_stream_flush(&run->stream);
+	if (!ret && run->is_ready) {
+		ret = audit->isolation.base.error ? audit->isolation.base.error
+						  : audit->forcedidle.base.error;
+	}
+	ca_stream_free(&run->stream);
+	if (ret)
+		return explain_read_error(run, source, ret);
+	if (!audit->events)
+		return fail_input(audit, CA_EXIT_INPUT, "%s: the trace holds no scheduler events",
+				  audit->opts.path);
+	ca_state_finish(&audit->state);
+	return decide(audit);
+}
+
+enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts)
+{
+	struct run run = { .audit = audit, .is_topology_from_option = opts->has_topology };
+	struct ca_source source;
+	enum ca_exit_code code;
+
+	memset(audit, 0, sizeof(*audit));
+	audit->opts = *opts;
+	if (ca_source_open(&source, opts->path)) {
+		code = fail_input(audit, CA_EXIT_INPUT, "%s", source.error);
+		ca_source_close(&source);
+		return code;
+	}
+	audit->info = source.info;
+	code = run_pipeline(&run, &source);
+	ca_source_close(&source);
+	if (!run.is_ready)
+		memset(&audit->state, 0, sizeof(audit->state));
+	return code;
+}
+
+void ca_audit_free(struct ca_audit *audit)
+{
+	ca_isolation_free(&audit->isolation);
+	ca_forcedidle_free(&audit->forcedidle);
+	ca_state_free(&audit->state);
+}

@@ -1,0 +1,275 @@
+/*
+ * isolation.c - co-run windows: for every pair of siblings of a core, the
+ * intervals in which both run non-idle tasks of different identities.
+ *
+ * Per pair, a segment is open while the same two tasks co-run.  It is
+ * classified when it closes, with what is known then: a cookie learned at the
+ * end of a segment (the probe reports a backfilled task's cookie when it
+ * switches out) applies to the whole segment, since only prctl changes a
+ * cookie and a prctl closes the segment first.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/isolation.h"
+#include "coreaudit/state.h"
+
+static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
+	[CA_WINDOW_SKEW] = "skew",
+	[CA_WINDOW_VIOLATION] = "violation",
+	[CA_WINDOW_UNKNOWN] = "unknown",
+};
+
+const char *ca_window_kind_name(enum ca_window_kind kind)
+{
+	return (unsigned int)kind < CA_WINDOW_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+static struct ca_isolation *to_isolation(struct ca_check *check)
+{
+	return (struct ca_isolation *)check;
+}
+
+static void describe_task(const struct ca_state *state, const struct ca_task *task,
+			  struct ca_window_task *out)
+{
+	out->pid = task->pid;
+	memcpy(out->comm, task->comm, CA_COMM_LEN);
+	out->is_known = ca_state_identity(state, task, &out->identity);
+}
+
+/* A known identity that changed (a prctl, a marker) ends the segment. */
+static bool identity_changed(const struct ca_state *state, const struct ca_window_task *seen)
+{
+	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, seen->pid);
+	uint64_t value;
+
+	if (!seen->is_known || !task)
+		return false;
+	return !ca_state_identity(state, task, &value) || value != seen->identity;
+}
+
+/* What is known now about a side unknown when its segment opened. */
+static void refine_identity(const struct ca_state *state, struct ca_window_task *seen,
+			    bool is_final)
+{
+	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, seen->pid);
+
+	if (!task)
+		return;
+	if (!seen->comm[0])
+		memcpy(seen->comm, task->comm, CA_COMM_LEN);
+	if (seen->is_known)
+		return;
+	if (is_final)
+		seen->is_known = ca_state_first_identity(state, task, &seen->identity);
+	else
+		seen->is_known = ca_state_identity(state, task, &seen->identity);
+}
+
+static bool is_same_identity(const struct ca_window *window)
+{
+	return window->tasks[0].is_known && window->tasks[1].is_known &&
+	       window->tasks[0].identity == window->tasks[1].identity;
+}
+
+static int defer_window(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (iso->deferred_count == iso->deferred_capacity) {
+		size_t capacity = iso->deferred_capacity ? iso->deferred_capacity * 2 : 16;
+		struct ca_window *deferred = realloc(iso->deferred, capacity * sizeof(*deferred));
+
+		if (!deferred)
+			return -ENOMEM;
+		iso->deferred = deferred;
+		iso->deferred_capacity = capacity;
+	}
+	iso->deferred[iso->deferred_count++] = *window;
+	return 0;
+}
+
+static int keep_window(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (iso->list_count == iso->list_capacity && iso->list_count < iso->list_limit) {
+		size_t capacity = iso->list_capacity ? iso->list_capacity * 2 : 64;
+		struct ca_window *list;
+
+		if (capacity > iso->list_limit)
+			capacity = iso->list_limit;
+		list = realloc(iso->list, capacity * sizeof(*list));
+		if (!list)
+			return -ENOMEM;
+		iso->list = list;
+		iso->list_capacity = capacity;
+	}
+	if (iso->list_count < iso->list_capacity) {
+		iso->list[iso->list_count++] = *window;
+		return 0;
+	}
+	/* Full: a violation or unknown window displaces a skew window. */
+	for (size_t i = 0; window->kind != CA_WINDOW_SKEW && i < iso->list_count; i++) {
+		if (iso->list[i].kind != CA_WINDOW_SKEW)
+			continue;
+		iso->list[i] = *window;
+		iso->list_dropped++;
+		return 0;
+	}
+	iso->list_dropped++;
+	return 0;
+}
+
+static void record_window(struct ca_isolation *iso, struct ca_window *window)
+{
+	uint64_t length = window->end - window->start;
+	int ret;
+
+	if (!window->tasks[0].is_known || !window->tasks[1].is_known)
+		window->kind = CA_WINDOW_UNKNOWN;
+	else if (length >= iso->grace_ns)
+		window->kind = CA_WINDOW_VIOLATION;
+	else
+		window->kind = CA_WINDOW_SKEW;
+	if (window->kind == CA_WINDOW_VIOLATION)
+		iso->per_core_violations[window->core]++;
+	ret = ca_durations_add(&iso->by_kind[window->kind], length);
+	if (!ret)
+		ret = ca_durations_add(&iso->all, length);
+	if (!ret)
+		ret = ca_durations_add(&iso->per_core_all[window->core], length);
+	if (!ret)
+		ret = keep_window(iso, window);
+	if (ret)
+		iso->base.error = ret;
+}
+
+static void close_segment(struct ca_isolation *iso, const struct ca_state *state,
+			  struct ca_segment *seg, int core, int cpu_a, int cpu_b,
+			  uint64_t ts, bool is_end)
+{
+	struct ca_window window = {
+		.core = core, .cpus = { cpu_a, cpu_b }, .start = seg->start, .end = ts,
+		.is_open_at_end = is_end,
+	};
+
+	seg->is_open = false;
+	if (ts <= seg->start)
+		return;
+	for (int i = 0; i < 2; i++) {
+		refine_identity(state, &seg->tasks[i], false);
+		window.tasks[i] = seg->tasks[i];
+	}
+	if (is_same_identity(&window))
+		return;
+	if ((!window.tasks[0].is_known || !window.tasks[1].is_known) &&
+	    iso->deferred_count < iso->list_limit) {
+		if (defer_window(iso, &window))
+			iso->base.error = -ENOMEM;
+		return;
+	}
+	record_window(iso, &window);
+}
+
+static void update_pair(struct ca_isolation *iso, const struct ca_state *state, int core,
+			int i, int j, uint64_t ts)
+{
+	struct ca_segment *seg = &iso->segments[core][i][j];
+	int cpu_a = state->topo.siblings[core][i];
+	int cpu_b = state->topo.siblings[core][j];
+	const struct ca_task *a = ca_state_cpu_task(state, cpu_a);
+	const struct ca_task *b = ca_state_cpu_task(state, cpu_b);
+
+	if (seg->is_open) {
+		bool is_same = a && b && a->pid == seg->tasks[0].pid && b->pid == seg->tasks[1].pid &&
+			       !identity_changed(state, &seg->tasks[0]) &&
+			       !identity_changed(state, &seg->tasks[1]);
+
+		if (is_same)
+			return;
+		close_segment(iso, state, seg, core, cpu_a, cpu_b, ts, false);
+	}
+	if (!a || !b)
+		return;
+	seg->is_open = true;
+	seg->start = ts;
+	describe_task(state, a, &seg->tasks[0]);
+	describe_task(state, b, &seg->tasks[1]);
+}
+
+static void isolation_update(struct ca_check *check, const struct ca_state *state, int core,
+			     uint64_t ts)
+{
+	struct ca_isolation *iso = to_isolation(check);
+	int count = state->topo.sibling_count[core];
+
+	for (int i = 0; i < count; i++)
+		for (int j = i + 1; j < count; j++)
+			update_pair(iso, state, core, i, j, ts);
+}
+
+static void isolation_advance(struct ca_check *check, const struct ca_state *state, int core,
+			      uint64_t ts)
+{
+}
+
+static void isolation_finish(struct ca_check *check, const struct ca_state *state,
+			     uint64_t end_ts)
+{
+	struct ca_isolation *iso = to_isolation(check);
+
+	for (int core = 0; core < state->topo.core_count; core++) {
+		int count = state->topo.sibling_count[core];
+
+		for (int i = 0; i < count; i++) {
+			for (int j = i + 1; j < count; j++) {
+				struct ca_segment *seg = &iso->segments[core][i][j];
+
+				if (seg->is_open)
+					close_segment(iso, state, seg, core,
+						      state->topo.siblings[core][i],
+						      state->topo.siblings[core][j], end_ts, true);
+			}
+		}
+	}
+	for (size_t i = 0; i < iso->deferred_count; i++) {
+		struct ca_window *window = &iso->deferred[i];
+
+		refine_identity(state, &window->tasks[0], true);
+		refine_identity(state, &window->tasks[1], true);
+		if (!is_same_identity(window))
+			record_window(iso, window);
+	}
+	for (size_t i = 0; i < iso->list_count; i++) {
+		refine_identity(state, &iso->list[i].tasks[0], true);
+		refine_identity(state, &iso->list[i].tasks[1], true);
+	}
+	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
+		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);
+	iso->summary_all = ca_durations_summary(&iso->all);
+}
+
+int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit)
+{
+	memset(iso, 0, sizeof(*iso));
+	iso->base.name = "isolation";
+	iso->base.advance = isolation_advance;
+	iso->base.update = isolation_update;
+	iso->base.finish = isolation_finish;
+	iso->grace_ns = grace_ns;
+	iso->list_limit = list_limit;
+	return 0;
+}
+
+void ca_isolation_free(struct ca_isolation *iso)
+{
+	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
+		ca_durations_free(&iso->by_kind[kind]);
+	ca_durations_free(&iso->all);
+	for (int core = 0; core < CA_MAX_CPUS; core++)
+		ca_durations_free(&iso->per_core_all[core]);
+	free(iso->list);
+	free(iso->deferred);
+	iso->deferred = NULL;
+	iso->list = NULL;
+	iso->list_count = 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * common.c - orderings shared by the text and JSON reports.
+ */
+#include <stdlib.h>
+
+#include "common.h"
+
+static int by_length_desc(const void *a, const void *b)
+{
+	const struct ca_window *x = *(const struct ca_window *const *)a;
+	const struct ca_window *y = *(const struct ca_window *const *)b;
+	uint64_t lx = x->end - x->start, ly = y->end - y->start;
+
+	if (lx != ly)
+		return lx < ly ? 1 : -1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit)
+{
+	size_t count = audit->isolation.list_count;
+	const struct ca_window **sorted = malloc((count ? count : 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (size_t i = 0; i < count; i++)
+		sorted[i] = &audit->isolation.list[i];
+	qsort(sorted, count, sizeof(*sorted), by_length_desc);
+	return sorted;
+}
+
+static int by_charge_desc(const void *a, const void *b)
+{
+	const struct ca_fi_task *x = *(const struct ca_fi_task *const *)a;
+	const struct ca_fi_task *y = *(const struct ca_fi_task *const *)b;
+
+	if (x->kernel_ns != y->kernel_ns)
+		return x->kernel_ns < y->kernel_ns ? 1 : -1;
+	if (x->starved_ns != y->starved_ns)
+		return x->starved_ns < y->starved_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit)
+{
+	uint32_t count = audit->forcedidle.task_count;
+	const struct ca_fi_task **sorted = malloc((count ? count : 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (uint32_t i = 0; i < count; i++)
+		sorted[i] = &audit->forcedidle.tasks[i];
+	qsort(sorted, count, sizeof(*sorted), by_charge_desc);
+	return sorted;
+}

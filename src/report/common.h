@@ -1,0 +1,23 @@
+/*
+ * common.h - private to report/: ordering findings for display.
+ */
+#ifndef CA_REPORT_COMMON_H
+#define CA_REPORT_COMMON_H
+
+#include <stddef.h>
+
+#include "coreaudit/audit.h"
+
+/**
+ * ca_report_sorted_windows() - the kept windows, longest first (caller frees)
+ * Return: an array of @audit->isolation.list_count pointers, or NULL.
+ */
+const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit);
+
+/**
+ * ca_report_sorted_tasks() - forced-idle task records by kernel figure, then
+ *                            starvation, largest first (caller frees)
+ */
+const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit);
+
+#endif

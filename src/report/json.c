@@ -1,0 +1,174 @@
+/*
+ * json.c - the findings as one JSON object.  Keys are stable (DESIGN.md,
+ * coreaudit-audit(1)); times are integer nanoseconds on the trace's clock.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "coreaudit/report.h"
+#include "common.h"
+
+#define SCHEMA_VERSION 1
+
+static void write_string(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void write_summary_fields(FILE *out, const struct ca_summary *s);
+
+static void write_summary(FILE *out, const struct ca_summary *s)
+{
+	fputc('{', out);
+	write_summary_fields(out, s);
+	fputc('}', out);
+}
+
+static void write_trace(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_topology *topo = &audit->state.topo;
+	int cpus = 0;
+
+	fprintf(out, "  \"trace\": {\"file\": ");
+	write_string(out, audit->opts.path);
+	fprintf(out, ", \"format\": \"%s\", \"clock\": ", audit->info.format);
+	write_string(out, audit->info.clock);
+	for (int core = 0; core < topo->core_count; core++)
+		cpus += topo->sibling_count[core];
+	fprintf(out, ", \"span_ns\": %" PRIu64 ", \"events\": %" PRIu64 ", \"cpus\": %d, "
+		"\"topology\": [", audit->state.last_ts - audit->state.first_ts, audit->events, cpus);
+	for (int core = 0; core < topo->core_count; core++) {
+		fprintf(out, "%s[", core ? ", " : "");
+		for (int i = 0; i < topo->sibling_count[core]; i++)
+			fprintf(out, "%s%d", i ? ", " : "", topo->siblings[core][i]);
+		fputc(']', out);
+	}
+	fprintf(out, "], \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
+		PRIu64 "},\n", audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies",
+		ca_cookie_source_name(audit->state.cookie_source), audit->lost_events);
+}
+
+static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON_LEN],
+			int count)
+{
+	fprintf(out, "  \"%s\": [", key);
+	for (int i = 0; i < count; i++) {
+		fputs(i ? ", " : "", out);
+		write_string(out, lines[i]);
+	}
+	fputs("],\n", out);
+}
+
+static void write_window(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
+{
+	fprintf(out, "      {\"core\": %d, \"cpus\": [%d, %d], \"start_ns\": %" PRIu64
+		", \"end_ns\": %" PRIu64 ", \"kind\": \"%s\", \"cause\": \"unknown\", "
+		"\"open_at_end\": %s, \"tasks\": [", w->core, w->cpus[0], w->cpus[1], w->start,
+		w->end, ca_window_kind_name(w->kind), w->is_open_at_end ? "true" : "false");
+	for (int i = 0; i < 2; i++) {
+		const struct ca_window_task *t = &w->tasks[i];
+
+		fprintf(out, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", t->pid);
+		write_string(out, t->comm);
+		if (!t->is_known)
+			fprintf(out, ", \"cookie\": null}");
+		else if (audit->state.identity == CA_IDENTITY_TAG)
+			fprintf(out, ", \"tag\": \"%s\"}",
+				ca_tasks_tag_name(&audit->state.tasks, (int)t->identity));
+		else
+			fprintf(out, ", \"cookie\": %" PRIu64 "}", t->identity);
+	}
+	fputs("]}", out);
+}
+
+static void write_summary_fields(FILE *out, const struct ca_summary *s)
+{
+	fprintf(out, "\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
+		", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, s->count, s->total_ns,
+		s->p50_ns, s->p99_ns, s->max_ns);
+}
+
+static void write_windows(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_isolation *iso = &audit->isolation;
+	static const struct ca_summary none;
+	static const char *const causes[] = { "resched-ipi", "resched-wakeup", "resched-tick",
+					      "unexplained" };
+	const struct ca_window **sorted = ca_report_sorted_windows(audit);
+
+	fputs("  \"windows\": {", out);
+	write_summary_fields(out, &iso->summary_all);
+	fputs(",\n    \"by_kind\": {", out);
+	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++) {
+		fprintf(out, "%s\"%s\": ", kind ? ", " : "", ca_window_kind_name(kind));
+		write_summary(out, &iso->summary[kind]);
+	}
+	/* Causes are not classified yet: every window's cause is unknown. */
+	fputs("},\n    \"by_cause\": {", out);
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+		fprintf(out, "\"%s\": ", causes[i]);
+		write_summary(out, &none);
+		fputs(", ", out);
+	}
+	fputs("\"unknown\": ", out);
+	write_summary(out, &iso->summary_all);
+	fprintf(out, "},\n    \"listed\": %zu, \"not_listed\": %" PRIu64 ",\n    \"list\": [\n",
+		iso->list_count, iso->list_dropped);
+	for (size_t i = 0; sorted && i < iso->list_count; i++) {
+		write_window(out, audit, sorted[i]);
+		fputs(i + 1 < iso->list_count ? ",\n" : "\n", out);
+	}
+	fputs("    ]},\n", out);
+	free(sorted);
+}
+
+static void write_forced_idle(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_forcedidle *fi = &audit->forcedidle;
+	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
+	bool first = true;
+
+	fprintf(out, "  \"forced_idle\": {\"percent\": %.4f, \"per_cpu_ns\": {",
+		audit->forced_idle_pct);
+	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
+		if (audit->state.topo.core_of_cpu[cpu] < 0)
+			continue;
+		fprintf(out, "%s\"%d\": %" PRIu64, first ? "" : ", ", cpu, fi->per_cpu_ns[cpu]);
+		first = false;
+	}
+	fputs("},\n    \"per_task\": [\n", out);
+	for (uint32_t i = 0; sorted && i < fi->task_count; i++) {
+		fprintf(out, "      {\"pid\": %d, \"comm\": ", sorted[i]->pid);
+		write_string(out, sorted[i]->comm);
+		fprintf(out, ", \"kernel_ns\": %" PRIu64 ", \"starved_ns\": %" PRIu64
+			", \"longest_starved_ns\": %" PRIu64 "}%s\n", sorted[i]->kernel_ns,
+			sorted[i]->starved_ns, sorted[i]->longest_starved_ns,
+			i + 1 < fi->task_count ? "," : "");
+	}
+	fputs("    ]}\n", out);
+	free(sorted);
+}
+
+void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
+{
+	fprintf(out, "{\n  \"version\": %d,\n", SCHEMA_VERSION);
+	write_trace(out, audit);
+	fprintf(out, "  \"verdict\": \"%s\",\n", ca_verdict_name(audit->verdict));
+	write_lines(out, "reasons", audit->reasons, audit->reason_count);
+	write_lines(out, "warnings", audit->warnings, audit->warning_count);
+	fprintf(out, "  \"grace_ns\": %" PRIu64 ",\n  \"violations\": %" PRIu64 ",\n",
+		audit->opts.grace_ns, audit->isolation.summary[CA_WINDOW_VIOLATION].count);
+	write_windows(out, audit);
+	write_forced_idle(out, audit);
+	fputs("}\n", out);
+}

@@ -1,0 +1,180 @@
+/*
+ * text.c - the human summary: verdict line first, then the trace, per-core
+ * table, window statistics, the longest windows, forced idle and starvation.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/duration.h"
+#include "coreaudit/report.h"
+#include "common.h"
+
+#define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
+
+static void write_verdict(FILE *out, const struct ca_audit *audit)
+{
+	static const char *const words[] = { "PASS", "FAIL", "INCONCLUSIVE" };
+
+	fprintf(out, "coreaudit: %s\n", words[audit->verdict]);
+	for (int i = 0; i < audit->reason_count; i++)
+		fprintf(out, "  - %s\n", audit->reasons[i]);
+	for (int i = 0; i < audit->warning_count; i++)
+		fprintf(out, "warning: %s\n", audit->warnings[i]);
+}
+
+static void write_trace(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	char topo[256], span[32];
+
+	ca_topology_format(&state->topo, topo, sizeof(topo));
+	fprintf(out, "\ntrace: %s (%s, clock %s)\n", audit->opts.path, audit->info.format,
+		audit->info.clock);
+	fprintf(out, "  span %s, %" PRIu64 " events, topology \"%s\", identity %s, "
+		"cookies from %s, lost events %" PRIu64 "\n",
+		D(state->last_ts - state->first_ts, span), audit->events, topo,
+		state->identity == CA_IDENTITY_TAG ? "tags (markers)" : "kernel cookies",
+		ca_cookie_source_name(state->cookie_source), audit->lost_events);
+}
+
+static void write_cores(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+
+	fprintf(out, "\n%-5s %-12s %8s %10s %12s %12s\n", "core", "cpus", "windows",
+		"violations", "window time", "forced idle");
+	for (int core = 0; core < state->topo.core_count; core++) {
+		char cpus[64] = "", total[32], fi[32];
+		uint64_t fi_ns = 0;
+		int used = 0;
+
+		for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+			int cpu = state->topo.siblings[core][i];
+
+			used += snprintf(cpus + used, sizeof(cpus) - used, "%s%d", i ? "," : "", cpu);
+			fi_ns += audit->forcedidle.per_cpu_ns[cpu];
+		}
+		fprintf(out, "%-5d %-12s %8zu %10" PRIu64 " %12s %12s\n", core, cpus,
+			audit->isolation.per_core_all[core].count,
+			audit->isolation.per_core_violations[core],
+			D(audit->isolation.per_core_all[core].total, total), D(fi_ns, fi));
+	}
+}
+
+static void write_window_stats(FILE *out, const struct ca_audit *audit)
+{
+	char grace[32], label[48];
+
+	D(audit->opts.grace_ns, grace);
+	fprintf(out, "\nco-run windows of different %-10s %7s %11s %11s %11s %11s\n",
+		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies", "count", "total",
+		"p50", "p99", "max");
+	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++) {
+		const struct ca_summary *s = &audit->isolation.summary[kind];
+		char t[32], p50[32], p99[32], max[32];
+
+		if (kind == CA_WINDOW_SKEW)
+			snprintf(label, sizeof(label), "skew (< %s)", grace);
+		else if (kind == CA_WINDOW_VIOLATION)
+			snprintf(label, sizeof(label), "violation (>= %s)", grace);
+		else
+			snprintf(label, sizeof(label), "unknown identity");
+		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
+			D(s->total_ns, t), D(s->p50_ns, p50), D(s->p99_ns, p99), D(s->max_ns, max));
+	}
+}
+
+static void format_task(const struct ca_audit *audit, const struct ca_window_task *t,
+			char *buf, size_t len)
+{
+	if (!t->is_known)
+		snprintf(buf, len, "%s:%d (unknown)", t->comm, t->pid);
+	else if (audit->state.identity == CA_IDENTITY_TAG)
+		snprintf(buf, len, "%s:%d tag=%s", t->comm, t->pid,
+			 t->identity ? ca_tasks_tag_name(&audit->state.tasks, (int)t->identity)
+				     : "(none)");
+	else
+		snprintf(buf, len, "%s:%d cookie=%#" PRIx64, t->comm, t->pid, t->identity);
+}
+
+static void write_windows(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_window **sorted = ca_report_sorted_windows(audit);
+	size_t count = audit->isolation.list_count;
+
+	if (!sorted || !count) {
+		free(sorted);
+		return;
+	}
+	fprintf(out, "\nlongest windows\n  %-16s %10s %-5s %-6s %-10s %s\n", "start (s)",
+		"length", "core", "cpus", "kind", "tasks");
+	for (size_t i = 0; i < count && i < (size_t)top; i++) {
+		const struct ca_window *w = sorted[i];
+		char length[32], a[96], b[96];
+
+		format_task(audit, &w->tasks[0], a, sizeof(a));
+		format_task(audit, &w->tasks[1], b, sizeof(b));
+		fprintf(out, "  %-16.9f %10s %-5d %d,%-4d %-10s %s | %s%s\n", w->start / 1e9,
+			D(w->end - w->start, length), w->core, w->cpus[0], w->cpus[1],
+			ca_window_kind_name(w->kind), a, b, w->is_open_at_end ? " (open at end)" : "");
+	}
+	free(sorted);
+}
+
+static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
+	const struct ca_forcedidle *fi = &audit->forcedidle;
+
+	fprintf(out, "\nforced idle: %.2f%% of known CPU time\n  %-5s %12s %8s\n",
+		audit->forced_idle_pct, "cpu", "forced idle", "share");
+	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
+		char ns[32];
+
+		if (audit->state.topo.core_of_cpu[cpu] < 0)
+			continue;
+		fprintf(out, "  %-5d %12s %7.2f%%\n", cpu, D(fi->per_cpu_ns[cpu], ns),
+			fi->per_cpu_known_ns[cpu] ? 100.0 * fi->per_cpu_ns[cpu] /
+							    fi->per_cpu_known_ns[cpu] : 0.0);
+	}
+	if (!sorted || !fi->task_count) {
+		free(sorted);
+		return;
+	}
+	fprintf(out, "\nper task (forced idle charged as the kernel does; starvation)\n"
+		"  %-8s %-16s %14s %12s %16s\n", "pid", "comm", "forced idle", "starved",
+		"longest starved");
+	for (uint32_t i = 0; i < fi->task_count && i < (uint32_t)top; i++) {
+		char k[32], s[32], l[32];
+
+		fprintf(out, "  %-8d %-16s %14s %12s %16s\n", sorted[i]->pid, sorted[i]->comm,
+			D(sorted[i]->kernel_ns, k), D(sorted[i]->starved_ns, s),
+			D(sorted[i]->longest_starved_ns, l));
+	}
+	free(sorted);
+}
+
+void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
+{
+	write_verdict(out, audit);
+	write_trace(out, audit);
+	write_cores(out, audit);
+	write_window_stats(out, audit);
+	write_windows(out, audit, opts->top);
+	write_forced_idle(out, audit, opts->top);
+}
+
+static const struct ca_report reports[] = {
+	{ "text", ca_report_text },
+	{ "json", ca_report_json },
+};
+
+const struct ca_report *ca_report_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(reports) / sizeof(reports[0]); i++)
+		if (!strcmp(reports[i].name, name))
+			return &reports[i];
+	return NULL;
+}

@@ -1,0 +1,166 @@
+/*
+ * stream.c - the stage between a source and the state.
+ *
+ * 1. Pairs each cs_switch probe with its sched_switch: a switch on a CPU waits
+ *    in a short queue until the next event of that CPU; if that is the probe
+ *    (same pids), the switch takes its cookies.  Events of other CPUs queued
+ *    behind the switch wait too, so the order stays the trace's.
+ * 2. Holds events until the topology is known (option, or a
+ *    coreaudit-topology marker near the start of the trace).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/stream.h"
+
+#define TOPOLOGY_MARKER "coreaudit-topology "
+
+int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
+		   bool expects_probe, ca_event_fn sink, void *sink_ctx,
+		   int (*on_topology)(void *ctx, const struct ca_topology *topo))
+{
+	memset(stream, 0, sizeof(*stream));
+	stream->expects_probe = expects_probe;
+	stream->sink = sink;
+	stream->sink_ctx = sink_ctx;
+	stream->on_topology = on_topology;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		stream->waiting_on_cpu[cpu] = -1;
+	if (topo) {
+		stream->has_topology = true;
+		stream->topo = *topo;
+	}
+	return 0;
+}
+
+void ca_stream_free(struct ca_stream *stream)
+{
+	free(stream->queue);
+	stream->queue = NULL;
+}
+
+static struct ca_event *queue_at(struct ca_stream *stream, size_t index)
+{
+	return &stream->queue[(stream->head + index) % stream->capacity];
+}
+
+static int queue_grow(struct ca_stream *stream)
+{
+	size_t capacity = stream->capacity ? stream->capacity * 2 : 256;
+	struct ca_event *queue = malloc(capacity * sizeof(*queue));
+
+	if (!queue)
+		return -ENOMEM;
+	for (size_t i = 0; i < stream->count; i++)
+		queue[i] = *queue_at(stream, i);
+	free(stream->queue);
+	stream->queue = queue;
+	stream->capacity = capacity;
+	stream->head = 0;
+	return 0;
+}
+
+static bool is_waiting(const struct ca_stream *stream, unsigned long long position, int cpu)
+{
+	return stream->waiting_on_cpu[cpu] >= 0 &&
+	       (unsigned long long)stream->waiting_on_cpu[cpu] == position;
+}
+
+/* Send on every event at the head that waits for nothing. */
+static int drain(struct ca_stream *stream, bool is_final)
+{
+	while (stream->count) {
+		struct ca_event *ev = queue_at(stream, 0);
+		unsigned long long position = stream->position - stream->count;
+		int ret;
+
+		if (!stream->has_topology)
+			return 0;
+		if (!is_final && ev->kind == CA_EV_SWITCH && is_waiting(stream, position, ev->cpu))
+			return 0;
+		if (is_waiting(stream, position, ev->cpu))
+			stream->waiting_on_cpu[ev->cpu] = -1;
+		ret = stream->sink(stream->sink_ctx, ev);
+		stream->head = (stream->head + 1) % stream->capacity;
+		stream->count--;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int take_topology(struct ca_stream *stream, const struct ca_event *ev)
+{
+	char err[160];
+
+	if (stream->has_topology)
+		return 0;
+	if (ca_topology_parse(ev->marker + strlen(TOPOLOGY_MARKER), &stream->topo, err,
+			      sizeof(err))) {
+		snprintf(stream->error, sizeof(stream->error),
+			 "bad coreaudit-topology marker \"%.80s\": %s",
+			 ev->marker + strlen(TOPOLOGY_MARKER), err);
+		return -EINVAL;
+	}
+	stream->has_topology = true;
+	return stream->on_topology ? stream->on_topology(stream->sink_ctx, &stream->topo) : 0;
+}
+
+/* The probe event of @cpu: give its cookies to the waiting switch. */
+static bool pair_probe(struct ca_stream *stream, const struct ca_event *probe)
+{
+	long waiting = stream->waiting_on_cpu[probe->cpu];
+	struct ca_event *sw;
+
+	if (waiting < 0)
+		return false;
+	sw = queue_at(stream, waiting - (long)(stream->position - stream->count));
+	stream->waiting_on_cpu[probe->cpu] = -1;
+	if (sw->sw.prev_pid != probe->cookie.prev_pid || sw->sw.next_pid != probe->cookie.next_pid)
+		return false;
+	sw->sw.has_cookies = true;
+	sw->sw.prev_cookie = probe->cookie.prev_cookie;
+	sw->sw.next_cookie = probe->cookie.next_cookie;
+	return true;
+}
+
+int ca_stream_push(void *ctx, const struct ca_event *ev)
+{
+	struct ca_stream *stream = ctx;
+	int ret;
+
+	if (ev->cpu < 0 || ev->cpu >= CA_MAX_CPUS)
+		return -ERANGE;
+	if (ev->kind == CA_EV_MARKER && !strncmp(ev->marker, TOPOLOGY_MARKER,
+						 strlen(TOPOLOGY_MARKER))) {
+		ret = take_topology(stream, ev);
+		if (ret)
+			return ret;
+	}
+	if (ev->kind == CA_EV_COOKIE && pair_probe(stream, ev))
+		return drain(stream, false);
+	/* Any other event of that CPU: its switch will get no probe. */
+	stream->waiting_on_cpu[ev->cpu] = -1;
+	if (!stream->has_topology && stream->count >= CA_STREAM_HOLD_LIMIT)
+		return -ENOENT;
+	if (stream->count == stream->capacity) {
+		ret = queue_grow(stream);
+		if (ret)
+			return ret;
+	}
+	*queue_at(stream, stream->count) = *ev;
+	stream->count++;
+	if (ev->kind == CA_EV_SWITCH && stream->expects_probe)
+		stream->waiting_on_cpu[ev->cpu] = (long)stream->position;
+	stream->position++;
+	return drain(stream, false);
+}
+
+int ca_stream_flush(struct ca_stream *stream)
+{
+	if (!stream->has_topology)
+		return stream->count ? -ENOENT : 0;
+	return drain(stream, true);
+}

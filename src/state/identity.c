@@ -1,0 +1,281 @@
+/*
+ * identity.c - what decides whether two tasks may share a core: the kernel
+ * cookie (from the cs_switch probe, else rebuilt from prctl(PR_SCHED_CORE)
+ * calls and fork inheritance, plus coreaudit-cookie markers), or a declared
+ * tag (coreaudit-tag markers, inherited on fork).
+ *
+ * A task whose cookie was never learned is unknown, not 0.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "identity.h"
+
+static void raise_source(struct ca_state *state, enum ca_cookie_source source)
+{
+	if (source > state->cookie_source)
+		state->cookie_source = source;
+}
+
+/* An observed cookie (probe, marker), as opposed to one a prctl assigns. */
+static void set_cookie(struct ca_task *task, uint64_t cookie)
+{
+	task->cookie = cookie;
+	task->is_cookie_known = true;
+	if (!task->has_first_cookie && !task->is_prctl_touched) {
+		task->has_first_cookie = true;
+		task->first_cookie = cookie;
+	}
+}
+
+void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev_cookie,
+			     int next_pid, uint64_t next_cookie)
+{
+	struct ca_task *task;
+
+	raise_source(state, CA_COOKIES_PROBE);
+	task = prev_pid > 0 ? ca_tasks_find(&state->tasks, prev_pid) : NULL;
+	if (task)
+		set_cookie(task, prev_cookie);
+	task = next_pid > 0 ? ca_tasks_find(&state->tasks, next_pid) : NULL;
+	if (task)
+		set_cookie(task, next_cookie);
+}
+
+/* A probe whose switch was not seen (lost, or cut at the trace start). */
+int ca_identity_unpaired_probe(struct ca_state *state, const struct ca_event *ev)
+{
+	if (!ca_tasks_get(&state->tasks, ev->cookie.prev_pid) ||
+	    !ca_tasks_get(&state->tasks, ev->cookie.next_pid))
+		return -ENOMEM;
+	ca_state_begin_all(state, ev->ts);
+	ca_identity_apply_probe(state, ev->cookie.prev_pid, ev->cookie.prev_cookie,
+				ev->cookie.next_pid, ev->cookie.next_cookie);
+	ca_state_end_all(state, ev->ts);
+	return 0;
+}
+
+void ca_identity_inherit(struct ca_state *state, const struct ca_task *parent,
+			 struct ca_task *child)
+{
+	if (!parent)
+		return;
+	child->tag = parent->tag;
+	child->is_cookie_known = parent->is_cookie_known;
+	child->cookie = parent->cookie;
+}
+
+bool ca_state_first_identity(const struct ca_state *state, const struct ca_task *task,
+			     uint64_t *value)
+{
+	if (state->identity == CA_IDENTITY_COOKIE && task->has_first_cookie) {
+		*value = task->first_cookie;
+		return true;
+	}
+	if (state->identity == CA_IDENTITY_COOKIE && task->is_prctl_touched) {
+		*value = 0;
+		return state->assume_unknown_cookie_zero;
+	}
+	return ca_state_identity(state, task, value);
+}
+
+bool ca_state_identity(const struct ca_state *state, const struct ca_task *task,
+		       uint64_t *value)
+{
+	if (state->identity == CA_IDENTITY_TAG) {
+		*value = (uint64_t)task->tag;
+		return true;
+	}
+	if (task->is_cookie_known) {
+		*value = task->cookie;
+		return true;
+	}
+	*value = 0;
+	return state->assume_unknown_cookie_zero;
+}
+
+/* prctl(PR_SCHED_CORE) ------------------------------------------------------- */
+
+static struct ca_pending_prctl *pending_slot(struct ca_state *state, int pid)
+{
+	struct ca_pending_prctl *free_slot = NULL;
+
+	for (int i = 0; i < CA_MAX_PENDING_PRCTL; i++) {
+		if (state->pending[i].pid == pid)
+			return &state->pending[i];
+		if (!state->pending[i].pid && !free_slot)
+			free_slot = &state->pending[i];
+	}
+	return free_slot;
+}
+
+void ca_identity_prctl_enter(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_pending_prctl *slot;
+
+	if (ev->prctl.option != CA_PR_SCHED_CORE || ev->pid <= 0)
+		return;
+	slot = pending_slot(state, ev->pid);
+	if (!slot)
+		return;
+	slot->pid = ev->pid;
+	slot->call = ev->prctl;
+}
+
+/* Set @cookie on the tasks @scope names around @target. */
+static void set_scope_cookie(struct ca_state *state, struct ca_task *target, int scope,
+			     bool is_known, uint64_t cookie)
+{
+	if (scope == CA_SCOPE_PROCESS_GROUP)
+		state->prctl_group_scope_calls++;
+	for (uint32_t i = 0; i < state->tasks.count; i++) {
+		struct ca_task *task = &state->tasks.items[i];
+		bool is_in_scope = task == target ||
+				   (scope != CA_SCOPE_THREAD && task->tgid == target->tgid);
+
+		if (!is_in_scope || task->pid == 0)
+			continue;
+		task->is_prctl_touched = true;
+		task->is_cookie_known = is_known;
+		task->cookie = is_known ? cookie : 0;
+	}
+}
+
+static int apply_prctl(struct ca_state *state, int caller_pid, const struct ca_prctl *call,
+		       uint64_t ts)
+{
+	int target_pid = call->arg3 ? (int)call->arg3 : caller_pid;
+	struct ca_task *caller, *target;
+	int scope = (int)call->arg4;
+
+	if (!ca_tasks_get(&state->tasks, caller_pid) || !ca_tasks_get(&state->tasks, target_pid))
+		return -ENOMEM;
+	caller = ca_tasks_find(&state->tasks, caller_pid);
+	target = ca_tasks_find(&state->tasks, target_pid);
+	state->prctl_calls++;
+	ca_state_begin_all(state, ts);
+	switch (call->arg2) {
+	case CA_PR_SCHED_CORE_CREATE:
+		set_scope_cookie(state, target, scope, true, state->next_prctl_cookie++);
+		break;
+	case CA_PR_SCHED_CORE_SHARE_TO:
+		set_scope_cookie(state, target, scope, caller->is_cookie_known, caller->cookie);
+		break;
+	case CA_PR_SCHED_CORE_SHARE_FROM:
+		caller->is_prctl_touched = true;
+		caller->is_cookie_known = target->is_cookie_known;
+		caller->cookie = target->cookie;
+		break;
+	default:
+		break;
+	}
+	ca_state_end_all(state, ts);
+	return 0;
+}
+
+int ca_identity_prctl_exit(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_pending_prctl *slot = pending_slot(state, ev->pid);
+	struct ca_prctl call;
+
+	if (!slot || slot->pid != ev->pid || ev->pid <= 0)
+		return 0;
+	call = slot->call;
+	slot->pid = 0;
+	raise_source(state, CA_COOKIES_PRCTL);
+	if (ev->prctl_ret != 0 || call.arg2 == CA_PR_SCHED_CORE_GET)
+		return 0;
+	return apply_prctl(state, ev->pid, &call, ev->ts);
+}
+
+/* Markers -------------------------------------------------------------------- */
+
+int ca_marker_field(const char *text, const char *key, char *value, int len)
+{
+	size_t key_len = strlen(key);
+	const char *pos = text;
+
+	while ((pos = strstr(pos, key))) {
+		bool at_word = pos == text || pos[-1] == ' ';
+
+		pos += key_len;
+		if (!at_word || *pos != '=')
+			continue;
+		pos++;
+		int n = (int)strcspn(pos, " \t\r\n");
+
+		if (n >= len)
+			return -1;
+		memcpy(value, pos, n);
+		value[n] = '\0';
+		return n;
+	}
+	return -1;
+}
+
+static int marker_pid(const char *text)
+{
+	char value[16];
+	char *end;
+	long pid;
+
+	if (ca_marker_field(text, "pid", value, sizeof(value)) <= 0)
+		return -1;
+	pid = strtol(value, &end, 10);
+	return *end || pid <= 0 || pid > 0x3fffffff ? -1 : (int)pid;
+}
+
+static int apply_tag_marker(struct ca_state *state, const struct ca_event *ev)
+{
+	char name[64];
+	int pid = marker_pid(ev->marker);
+	struct ca_task *task;
+	int tag;
+
+	if (pid < 0 || ca_marker_field(ev->marker, "tag", name, sizeof(name)) <= 0)
+		return 0;
+	tag = ca_tasks_tag_id(&state->tasks, name);
+	if (tag < 0)
+		return tag;
+	task = ca_tasks_get(&state->tasks, pid);
+	if (!task)
+		return -ENOMEM;
+	ca_state_begin_all(state, ev->ts);
+	task->tag = tag;
+	ca_state_end_all(state, ev->ts);
+	return 0;
+}
+
+static int apply_cookie_marker(struct ca_state *state, const struct ca_event *ev)
+{
+	char value[32];
+	int pid = marker_pid(ev->marker);
+	struct ca_task *task;
+	unsigned long long cookie;
+	char *end;
+
+	if (pid < 0 || ca_marker_field(ev->marker, "cookie", value, sizeof(value)) <= 0)
+		return 0;
+	cookie = strtoull(value, &end, 0);
+	if (*end)
+		return 0;
+	task = ca_tasks_get(&state->tasks, pid);
+	if (!task)
+		return -ENOMEM;
+	raise_source(state, CA_COOKIES_MARKERS);
+	ca_state_begin_all(state, ev->ts);
+	set_cookie(task, cookie);
+	ca_state_end_all(state, ev->ts);
+	return 0;
+}
+
+int ca_identity_marker(struct ca_state *state, const struct ca_event *ev)
+{
+	if (!strncmp(ev->marker, "coreaudit-tag ", 14))
+		return apply_tag_marker(state, ev);
+	if (!strncmp(ev->marker, "coreaudit-cookie ", 17))
+		return apply_cookie_marker(state, ev);
+	return 0;
+}

@@ -1,0 +1,396 @@
+/*
+ * state.c - apply events to what is known now: per CPU the task on it and its
+ * runnable queue, per task where it is.  Around every change of a core it
+ * calls the checks' advance() (before) and update() (after).
+ *
+ * Cookies and tags live in identity.c; this file only dispatches to it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/check.h"
+#include "coreaudit/state.h"
+#include "identity.h"
+
+int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
+		  enum ca_identity identity)
+{
+	memset(state, 0, sizeof(*state));
+	state->topo = *topo;
+	state->identity = identity;
+	state->next_prctl_cookie = 1;
+	return ca_tasks_init(&state->tasks);
+}
+
+void ca_state_free(struct ca_state *state)
+{
+	ca_tasks_free(&state->tasks);
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		free(state->cpus[cpu].queued);
+	free(state->checks);
+	state->checks = NULL;
+}
+
+int ca_state_add_check(struct ca_state *state, struct ca_check *check)
+{
+	struct ca_check **checks = realloc(state->checks,
+					   (state->check_count + 1) * sizeof(*checks));
+
+	if (!checks)
+		return -ENOMEM;
+	state->checks = checks;
+	checks[state->check_count++] = check;
+	return 0;
+}
+
+void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts)
+{
+	if (core < 0)
+		return;
+	for (int i = 0; i < state->check_count; i++)
+		state->checks[i]->advance(state->checks[i], state, core, ts);
+}
+
+void ca_state_end_core(struct ca_state *state, int core, uint64_t ts)
+{
+	if (core < 0)
+		return;
+	for (int i = 0; i < state->check_count; i++)
+		state->checks[i]->update(state->checks[i], state, core, ts);
+}
+
+void ca_state_begin_all(struct ca_state *state, uint64_t ts)
+{
+	for (int core = 0; core < state->topo.core_count; core++)
+		ca_state_begin_core(state, core, ts);
+}
+
+void ca_state_end_all(struct ca_state *state, uint64_t ts)
+{
+	for (int core = 0; core < state->topo.core_count; core++)
+		ca_state_end_core(state, core, ts);
+}
+
+static int core_of(const struct ca_state *state, int cpu)
+{
+	return cpu >= 0 && cpu < CA_MAX_CPUS ? state->topo.core_of_cpu[cpu] : -1;
+}
+
+const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu)
+{
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	if (c->run != CA_CPU_TASK)
+		return NULL;
+	return ca_tasks_find((struct ca_tasks *)&state->tasks, c->pid);
+}
+
+/* Run queues ---------------------------------------------------------------- */
+
+static void queue_remove(struct ca_cpu *cpu, int pid)
+{
+	for (int i = 0; i < cpu->queued_count; i++) {
+		if (cpu->queued[i] != pid)
+			continue;
+		cpu->queued[i] = cpu->queued[--cpu->queued_count];
+		return;
+	}
+}
+
+static int queue_add(struct ca_cpu *cpu, int pid)
+{
+	if (cpu->queued_count == cpu->queued_capacity) {
+		int capacity = cpu->queued_capacity ? cpu->queued_capacity * 2 : 16;
+		int *queued = realloc(cpu->queued, capacity * sizeof(*queued));
+
+		if (!queued)
+			return -ENOMEM;
+		cpu->queued = queued;
+		cpu->queued_capacity = capacity;
+	}
+	cpu->queued[cpu->queued_count++] = pid;
+	return 0;
+}
+
+/* Take @task off any queue; the caller says where it goes. */
+static void task_leave_queue(struct ca_state *state, struct ca_task *task)
+{
+	if (task->where == CA_TASK_QUEUED && task->cpu >= 0)
+		queue_remove(&state->cpus[task->cpu], task->pid);
+}
+
+static int task_set_queued(struct ca_state *state, struct ca_task *task, int cpu)
+{
+	task_leave_queue(state, task);
+	task->where = CA_TASK_QUEUED;
+	task->cpu = cpu;
+	return queue_add(&state->cpus[cpu], task->pid);
+}
+
+static void task_set_sleeping(struct ca_state *state, struct ca_task *task)
+{
+	task_leave_queue(state, task);
+	task->where = CA_TASK_SLEEPING;
+	task->cpu = -1;
+}
+
+static void task_set_running(struct ca_state *state, struct ca_task *task, int cpu)
+{
+	task_leave_queue(state, task);
+	task->where = CA_TASK_RUNNING;
+	task->cpu = cpu;
+}
+
+/* CPU occupancy -------------------------------------------------------------- */
+
+/* Put @pid on @cpu as its current task (0: idle). */
+static int cpu_set_current(struct ca_state *state, int cpu, int pid)
+{
+	struct ca_cpu *c = &state->cpus[cpu];
+
+	if (pid == 0) {
+		c->run = CA_CPU_IDLE;
+		c->pid = 0;
+		return 0;
+	}
+	struct ca_task *task = ca_tasks_get(&state->tasks, pid);
+
+	if (!task)
+		return -ENOMEM;
+	/* The task was current elsewhere: that CPU's switch out was not seen. */
+	if (task->where == CA_TASK_RUNNING && task->cpu != cpu && task->cpu >= 0 &&
+	    state->cpus[task->cpu].pid == pid)
+		state->cpus[task->cpu].run = CA_CPU_UNKNOWN;
+	task_set_running(state, task, cpu);
+	c->run = CA_CPU_TASK;
+	c->pid = pid;
+	return 0;
+}
+
+/*
+ * Whatever the event, its common_pid is the task current on its CPU: that
+ * settles a CPU whose state is not known (its first event: the backfill to
+ * the trace start on that CPU; or the first event after lost events).
+ */
+static int settle_unknown_cpu(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_cpu *c = &state->cpus[ev->cpu];
+	int current = ev->kind == CA_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+	int core = core_of(state, ev->cpu);
+	int ret;
+
+	if (c->run != CA_CPU_UNKNOWN || ev->kind == CA_EV_LOST || current < 0)
+		return 0;
+	ca_state_begin_core(state, core, ev->ts);
+	ret = cpu_set_current(state, ev->cpu, current);
+	ca_state_end_core(state, core, ev->ts);
+	return ret;
+}
+
+static int apply_switch(struct ca_state *state, const struct ca_event *ev)
+{
+	const struct ca_switch *sw = &ev->sw;
+	struct ca_task *prev = NULL;
+	int core = core_of(state, ev->cpu);
+	int ret = 0;
+
+	if (!ca_tasks_get(&state->tasks, sw->next_pid))
+		return -ENOMEM;
+	if (sw->prev_pid > 0) {
+		prev = ca_tasks_get(&state->tasks, sw->prev_pid);
+		if (!prev)
+			return -ENOMEM;
+		ca_copy_comm(prev->comm, sw->prev_comm, CA_COMM_LEN);
+	}
+	ca_state_begin_core(state, core, ev->ts);
+	if (sw->has_cookies)
+		ca_identity_apply_probe(state, sw->prev_pid, sw->prev_cookie,
+					sw->next_pid, sw->next_cookie);
+	if (prev && sw->is_prev_runnable)
+		ret = task_set_queued(state, prev, ev->cpu);
+	else if (prev)
+		task_set_sleeping(state, prev);
+	if (!ret)
+		ret = cpu_set_current(state, ev->cpu, sw->next_pid);
+	if (!ret && sw->next_pid > 0)
+		ca_copy_comm(ca_tasks_find(&state->tasks, sw->next_pid)->comm, sw->next_comm,
+			     CA_COMM_LEN);
+	ca_state_end_core(state, core, ev->ts);
+	return ret;
+}
+
+static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
+{
+	const struct ca_wakeup *w = &ev->wakeup;
+	struct ca_task *task = ca_tasks_get(&state->tasks, w->pid);
+	int from_core, to_core, ret;
+
+	if (!task)
+		return -ENOMEM;
+	if (w->comm[0])
+		ca_copy_comm(task->comm, w->comm, CA_COMM_LEN);
+	if (task->where == CA_TASK_RUNNING || w->target_cpu < 0 || w->target_cpu >= CA_MAX_CPUS)
+		return 0;
+	from_core = task->where == CA_TASK_QUEUED ? core_of(state, task->cpu) : -1;
+	to_core = core_of(state, w->target_cpu);
+	ca_state_begin_core(state, from_core, ev->ts);
+	if (to_core != from_core)
+		ca_state_begin_core(state, to_core, ev->ts);
+	ret = task_set_queued(state, task, w->target_cpu);
+	ca_state_end_core(state, from_core, ev->ts);
+	if (to_core != from_core)
+		ca_state_end_core(state, to_core, ev->ts);
+	return ret;
+}
+
+static int apply_migrate(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_task *task = ca_tasks_find(&state->tasks, ev->migrate.pid);
+	int dest = ev->migrate.dest_cpu;
+	int from_core, to_core, ret;
+
+	/* Only a queued task moves between queues; a waking one is placed by its wakeup. */
+	if (!task || task->where != CA_TASK_QUEUED || dest < 0 || dest >= CA_MAX_CPUS)
+		return 0;
+	from_core = core_of(state, task->cpu);
+	to_core = core_of(state, dest);
+	ca_state_begin_core(state, from_core, ev->ts);
+	if (to_core != from_core)
+		ca_state_begin_core(state, to_core, ev->ts);
+	ret = task_set_queued(state, task, dest);
+	ca_state_end_core(state, from_core, ev->ts);
+	if (to_core != from_core)
+		ca_state_end_core(state, to_core, ev->ts);
+	return ret;
+}
+
+static int apply_fork(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_task *child, *parent;
+
+	if (!ca_tasks_get(&state->tasks, ev->fork.parent_pid))
+		return -ENOMEM;
+	child = ca_tasks_get(&state->tasks, ev->fork.child_pid);
+	if (!child)
+		return -ENOMEM;
+	parent = ca_tasks_find(&state->tasks, ev->fork.parent_pid);
+	ca_copy_comm(child->comm, ev->fork.child_comm, CA_COMM_LEN);
+	child->where = CA_TASK_SLEEPING;
+	ca_identity_inherit(state, parent, child);
+	return 0;
+}
+
+static int apply_exec(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_task *task = ca_tasks_get(&state->tasks, ev->task.pid);
+
+	if (!task)
+		return -ENOMEM;
+	ca_copy_comm(task->comm, ev->task.comm, CA_COMM_LEN);
+	return 0;
+}
+
+/*
+ * Lost events: the CPU's state is unknown from its last event before the gap
+ * until the first event after it (whose common_pid settles it again).
+ */
+static void apply_lost(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_cpu *c = &state->cpus[ev->cpu];
+	int core = core_of(state, ev->cpu);
+
+	if (ev->lost_count < 0) {
+		c->has_unknown_loss = true;
+		c->lost_events++;
+	} else {
+		c->lost_events += ev->lost_count;
+	}
+	if (c->has_events && ev->ts > c->last_ts)
+		c->lost_ns += ev->ts - c->last_ts;
+	ca_state_begin_core(state, core, ev->ts);
+	c->run = CA_CPU_UNKNOWN;
+	ca_state_end_core(state, core, ev->ts);
+}
+
+static int apply_event(struct ca_state *state, const struct ca_event *ev)
+{
+	switch (ev->kind) {
+	case CA_EV_SWITCH:
+		return apply_switch(state, ev);
+	case CA_EV_WAKEUP:
+		return apply_wakeup(state, ev);
+	case CA_EV_MIGRATE:
+		return apply_migrate(state, ev);
+	case CA_EV_FORK:
+		return apply_fork(state, ev);
+	case CA_EV_EXEC:
+		return apply_exec(state, ev);
+	case CA_EV_PRCTL_ENTER:
+		ca_identity_prctl_enter(state, ev);
+		return 0;
+	case CA_EV_PRCTL_EXIT:
+		return ca_identity_prctl_exit(state, ev);
+	case CA_EV_MARKER:
+		return ca_identity_marker(state, ev);
+	case CA_EV_COOKIE:
+		return ca_identity_unpaired_probe(state, ev);
+	case CA_EV_LOST:
+		apply_lost(state, ev);
+		return 0;
+	case CA_EV_EXIT:
+	case CA_EV_IDLE:
+	case CA_EV_IPI:
+	case CA_EV_TICK:
+	case CA_EV_KIND_COUNT:
+		return 0;
+	}
+	return 0;
+}
+
+int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_cpu *c;
+	int ret;
+
+	if (ev->cpu < 0 || ev->cpu >= CA_MAX_CPUS)
+		return -ERANGE;
+	c = &state->cpus[ev->cpu];
+	if (!state->has_events) {
+		state->first_ts = ev->ts;
+		state->has_events = true;
+	}
+	if (ev->ts > state->last_ts)
+		state->last_ts = ev->ts;
+	ret = settle_unknown_cpu(state, ev);
+	if (!ret)
+		ret = apply_event(state, ev);
+	c->has_events = true;
+	c->last_ts = ev->ts;
+	for (int i = 0; i < state->check_count && !ret; i++)
+		if (state->checks[i]->event)
+			state->checks[i]->event(state->checks[i], state, ev);
+	return ret;
+}
+
+void ca_state_finish(struct ca_state *state)
+{
+	ca_state_begin_all(state, state->last_ts);
+	for (int i = 0; i < state->check_count; i++)
+		state->checks[i]->finish(state->checks[i], state, state->last_ts);
+}
+
+const char *ca_cookie_source_name(enum ca_cookie_source source)
+{
+	switch (source) {
+	case CA_COOKIES_PROBE:
+		return "probe";
+	case CA_COOKIES_PRCTL:
+		return "prctl";
+	case CA_COOKIES_MARKERS:
+		return "markers";
+	case CA_COOKIES_NONE:
+		break;
+	}
+	return "none";
+}

@@ -1,0 +1,120 @@
+/*
+ * topology.c - parse and print "0,1 2,3": cores separated by blanks,
+ * siblings by commas, ranges allowed ("0-3 4-7").  Every CPU in one core only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/topology.h"
+
+static int parse_cpu(const char **pos, int *cpu)
+{
+	char *end;
+	long value;
+
+	if (!isdigit((unsigned char)**pos))
+		return -EINVAL;
+	value = strtol(*pos, &end, 10);
+	if (value < 0 || value >= CA_MAX_CPUS)
+		return -ERANGE;
+	*cpu = (int)value;
+	*pos = end;
+	return 0;
+}
+
+static int add_cpu(struct ca_topology *topo, int core, int cpu, char *err, int err_len)
+{
+	if (topo->core_of_cpu[cpu] != -1) {
+		snprintf(err, err_len, "CPU %d appears twice", cpu);
+		return -EINVAL;
+	}
+	if (topo->sibling_count[core] == CA_MAX_SIBLINGS) {
+		snprintf(err, err_len, "core %d has more than %d siblings", core, CA_MAX_SIBLINGS);
+		return -EINVAL;
+	}
+	topo->core_of_cpu[cpu] = core;
+	topo->siblings[core][topo->sibling_count[core]++] = cpu;
+	if (cpu + 1 > topo->cpu_count)
+		topo->cpu_count = cpu + 1;
+	return 0;
+}
+
+/* One core: "0,1" or "0-3" or "0-1,4". */
+static int parse_core(const char **pos, struct ca_topology *topo, char *err, int err_len)
+{
+	int core = topo->core_count;
+
+	if (core == CA_MAX_CPUS) {
+		snprintf(err, err_len, "more than %d cores", CA_MAX_CPUS);
+		return -EINVAL;
+	}
+	for (;;) {
+		int first, last, ret;
+
+		ret = parse_cpu(pos, &first);
+		if (!ret && **pos == '-') {
+			(*pos)++;
+			ret = parse_cpu(pos, &last);
+		} else {
+			last = first;
+		}
+		if (ret == -ERANGE) {
+			snprintf(err, err_len, "CPU number out of range 0-%d", CA_MAX_CPUS - 1);
+			return -EINVAL;
+		}
+		if (ret || last < first) {
+			snprintf(err, err_len, "expected a CPU number or range at \"%.20s\"", *pos);
+			return -EINVAL;
+		}
+		for (int cpu = first; cpu <= last; cpu++)
+			if (add_cpu(topo, core, cpu, err, err_len))
+				return -EINVAL;
+		if (**pos != ',')
+			break;
+		(*pos)++;
+	}
+	topo->core_count++;
+	return 0;
+}
+
+int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int err_len)
+{
+	const char *pos = text;
+
+	memset(topo, 0, sizeof(*topo));
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		topo->core_of_cpu[cpu] = -1;
+	for (;;) {
+		while (isspace((unsigned char)*pos))
+			pos++;
+		if (!*pos)
+			break;
+		if (parse_core(&pos, topo, err, err_len))
+			return -EINVAL;
+		if (*pos && !isspace((unsigned char)*pos)) {
+			snprintf(err, err_len, "unexpected \"%c\" after core %d", *pos,
+				 topo->core_count - 1);
+			return -EINVAL;
+		}
+	}
+	if (!topo->core_count) {
+		snprintf(err, err_len, "no CPUs given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void ca_topology_format(const struct ca_topology *topo, char *buf, int len)
+{
+	int used = 0;
+
+	buf[0] = '\0';
+	for (int core = 0; core < topo->core_count && used < len; core++) {
+		for (int i = 0; i < topo->sibling_count[core] && used < len; i++)
+			used += snprintf(buf + used, len - used, "%s%d",
+					 i ? "," : (core ? " " : ""), topo->siblings[core][i]);
+	}
+}
