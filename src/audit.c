@@ -144,6 +144,7 @@ static void summarise(struct ca_audit *audit)
 	uint64_t fi_total = 0, known_total = 0;
 
 	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		audit->missed_switches += state->cpus[cpu].missed_switches;
 		fi_total += audit->forcedidle.per_cpu_ns[cpu];
 		known_total += audit->forcedidle.per_cpu_known_ns[cpu];
 		audit->lost_events += state->cpus[cpu].lost_events;
@@ -175,6 +176,20 @@ static void judge_failures(struct ca_audit *audit)
 			   ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
 }
 
+/* The CPUs with missed switches: "1" or "0,1". */
+static const char *describe_missed_cpus(struct ca_audit *audit)
+{
+	static char text[128];
+	int used = 0;
+
+	text[0] = '\0';
+	for (int cpu = 0; cpu < CA_MAX_CPUS && used < (int)sizeof(text); cpu++)
+		if (audit->state.cpus[cpu].missed_switches)
+			used += snprintf(text + used, sizeof(text) - used, "%s%d", used ? "," : "",
+					 cpu);
+	return text;
+}
+
 static void judge_unknowns(struct ca_audit *audit)
 {
 	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
@@ -184,11 +199,18 @@ static void judge_unknowns(struct ca_audit *audit)
 		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
 			   audit->has_unknown_loss ? "at least " : "",
 			   (unsigned long long)audit->lost_events);
+	if (audit->missed_switches)
+		add_reason(audit, "%llu event%s contradict the task believed current (CPU %s): "
+			   "sched_switch events are missing from the trace",
+			   (unsigned long long)audit->missed_switches,
+			   audit->missed_switches == 1 ? "" : "s", describe_missed_cpus(audit));
 	if (unknown)
-		add_reason(audit, "%llu co-run window%s (%s) involve tasks whose cookie is unknown",
-			   (unsigned long long)unknown, unknown == 1 ? "" : "s",
+		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
+			   "is unknown, or a switch is missing", (unsigned long long)unknown,
+			   unknown == 1 ? "" : "s",
 			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
-					      sizeof(a)));
+					      sizeof(a)),
+			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
 	if (!strcmp(audit->info.clock, "local"))
 		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
 			   "guaranteed (record with -C mono)");
@@ -221,11 +243,13 @@ static enum ca_exit_code decide(struct ca_audit *audit)
 	summarise(audit);
 	collect_warnings(audit);
 	judge_failures(audit);
-	if (audit->reason_count) {
+	audit->failure_count = audit->reason_count;
+	/* Listed after the failures, even when the verdict is fail. */
+	judge_unknowns(audit);
+	if (audit->failure_count) {
 		audit->verdict = CA_VERDICT_FAIL;
 		return CA_EXIT_FAIL;
 	}
-	judge_unknowns(audit);
 	if (audit->reason_count) {
 		audit->verdict = CA_VERDICT_INCONCLUSIVE;
 		return CA_EXIT_INCONCLUSIVE;

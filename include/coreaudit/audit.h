@@ -43,13 +43,15 @@ struct ca_audit {
 	struct ca_isolation isolation;
 	struct ca_forcedidle forcedidle;
 	enum ca_verdict verdict;
-	int reason_count;
+	int reason_count;	/* failures first, then what is unknown */
+	int failure_count;
 	char reasons[CA_MAX_REASONS][CA_REASON_LEN];	/* why fail or inconclusive */
 	int warning_count;
 	char warnings[CA_MAX_REASONS][CA_REASON_LEN];
 	uint64_t events;
 	uint64_t lost_events;
 	bool has_unknown_loss;
+	uint64_t missed_switches;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */

@@ -38,7 +38,14 @@ struct ca_window {
 	uint64_t end;
 	enum ca_window_kind kind;
 	bool is_open_at_end;	/* still open when the trace ended */
+	bool is_uncertain;	/* a missed switch: who ran is not known */
 	struct ca_window_task tasks[2];
+};
+
+/* A closed window waiting for each CPU's next event to confirm what ran. */
+struct ca_pending_window {
+	struct ca_window window;
+	bool is_confirmed[2];
 };
 
 struct ca_segment {
@@ -65,6 +72,9 @@ struct ca_isolation {
 	size_t list_count;
 	size_t list_capacity;
 	uint64_t list_dropped;
+	struct ca_pending_window *pending;
+	size_t pending_count;
+	size_t pending_capacity;
 	/* Windows with an unknown side, classified when the trace ends. */
 	struct ca_window *deferred;
 	size_t deferred_count;

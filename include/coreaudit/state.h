@@ -49,6 +49,14 @@ struct ca_cpu {
 	int64_t lost_events;	/* counted; unknown counts add 1 */
 	bool has_unknown_loss;	/* a gap of unknown size */
 	uint64_t lost_ns;	/* time lost to gaps */
+	/*
+	 * Events whose common_pid (or switch prev_pid) was not the task we
+	 * believed current: a switch is missing from the trace.
+	 */
+	uint64_t missed_switches;
+	/* The last contradiction: what ran in (from, to] is not known. */
+	uint64_t uncertain_from;
+	uint64_t uncertain_to;
 };
 
 struct ca_pending_prctl {

@@ -124,7 +124,7 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	uint64_t length = window->end - window->start;
 	int ret;
 
-	if (!window->tasks[0].is_known || !window->tasks[1].is_known)
+	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known)
 		window->kind = CA_WINDOW_UNKNOWN;
 	else if (length >= iso->grace_ns)
 		window->kind = CA_WINDOW_VIOLATION;
@@ -143,13 +143,111 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 		iso->base.error = ret;
 }
 
+/* A confirmed window: classify it now, or at the end when a side is unknown. */
+static void finalize_window(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (!window->is_uncertain && (!window->tasks[0].is_known || !window->tasks[1].is_known) &&
+	    iso->deferred_count < iso->list_limit) {
+		if (defer_window(iso, window))
+			iso->base.error = -ENOMEM;
+		return;
+	}
+	struct ca_window copy = *window;
+
+	record_window(iso, &copy);
+}
+
+static int push_pending(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (iso->pending_count == iso->pending_capacity) {
+		size_t capacity = iso->pending_capacity ? iso->pending_capacity * 2 : 16;
+		struct ca_pending_window *pending = realloc(iso->pending,
+							    capacity * sizeof(*pending));
+
+		if (!pending)
+			return -ENOMEM;
+		iso->pending = pending;
+		iso->pending_capacity = capacity;
+	}
+	iso->pending[iso->pending_count++] = (struct ca_pending_window){ .window = *window };
+	return 0;
+}
+
+/* Finalize, in order, the pending windows both of whose CPUs confirmed them. */
+static void release_confirmed(struct ca_isolation *iso)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < iso->pending_count; i++) {
+		struct ca_pending_window *p = &iso->pending[i];
+
+		if (p->is_confirmed[0] && p->is_confirmed[1])
+			finalize_window(iso, &p->window);
+		else
+			iso->pending[kept++] = *p;
+	}
+	iso->pending_count = kept;
+}
+
+/*
+ * An event on @cpu.  Consistent with what we believed: it confirms every
+ * pending window of that CPU that ended by now.  A contradiction: what ran
+ * there after its last consistent event is unknown, so the part of each
+ * pending window after that instant becomes an uncertain window.
+ */
+static void confirm_cpu(struct ca_isolation *iso, const struct ca_cpu *c, int cpu, uint64_t ts)
+{
+	bool is_contradiction = c->uncertain_to == ts && c->uncertain_from < ts;
+	size_t count = iso->pending_count;
+
+	for (size_t i = 0; i < count; i++) {
+		struct ca_pending_window *p = &iso->pending[i];
+		struct ca_window *w = &p->window;
+		int side = w->cpus[0] == cpu ? 0 : w->cpus[1] == cpu ? 1 : -1;
+
+		if (side < 0 || p->is_confirmed[side] || w->end > ts)
+			continue;
+		p->is_confirmed[side] = true;
+		if (!is_contradiction || w->end == ts || w->end <= c->uncertain_from ||
+		    w->is_uncertain)
+			continue;
+		if (w->start >= c->uncertain_from) {
+			w->is_uncertain = true;
+			continue;
+		}
+		struct ca_window tail = *w;
+
+		tail.start = c->uncertain_from;
+		tail.is_uncertain = true;
+		w->end = c->uncertain_from;
+		if (push_pending(iso, &tail)) {
+			iso->base.error = -ENOMEM;
+			return;
+		}
+		p = &iso->pending[i];	/* push_pending may have moved the array */
+		iso->pending[iso->pending_count - 1].is_confirmed[0] = p->is_confirmed[0];
+		iso->pending[iso->pending_count - 1].is_confirmed[1] = p->is_confirmed[1];
+	}
+	release_confirmed(iso);
+}
+
+static void isolation_event(struct ca_check *check, const struct ca_state *state,
+			    const struct ca_event *ev)
+{
+	struct ca_isolation *iso = to_isolation(check);
+
+	if (ev->kind == CA_EV_LOST || !iso->pending_count)
+		return;
+	confirm_cpu(iso, &state->cpus[ev->cpu], ev->cpu, ev->ts);
+}
+
 static void close_segment(struct ca_isolation *iso, const struct ca_state *state,
 			  struct ca_segment *seg, int core, int cpu_a, int cpu_b,
-			  uint64_t ts, bool is_end)
+			  uint64_t ts, bool is_end, bool is_uncertain)
 {
 	struct ca_window window = {
 		.core = core, .cpus = { cpu_a, cpu_b }, .start = seg->start, .end = ts,
-		.is_open_at_end = is_end,
+		.is_open_at_end = is_end, .is_uncertain = is_uncertain,
 	};
 
 	seg->is_open = false;
@@ -161,13 +259,33 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	}
 	if (is_same_identity(&window))
 		return;
-	if ((!window.tasks[0].is_known || !window.tasks[1].is_known) &&
-	    iso->deferred_count < iso->list_limit) {
-		if (defer_window(iso, &window))
-			iso->base.error = -ENOMEM;
+	if (push_pending(iso, &window))
+		iso->base.error = -ENOMEM;
+}
+
+/*
+ * When one of the pair's CPUs just contradicted what we believed ran there,
+ * the segment is known only up to that CPU's last consistent event: close the
+ * known part there, and record the rest as uncertain.
+ */
+static void close_contradicted(struct ca_isolation *iso, const struct ca_state *state,
+			       struct ca_segment *seg, int core, int cpu_a, int cpu_b, uint64_t ts)
+{
+	uint64_t from = ts;
+
+	for (int i = 0; i < 2; i++) {
+		const struct ca_cpu *c = &state->cpus[i ? cpu_b : cpu_a];
+
+		if (c->uncertain_to == ts && c->uncertain_from < from)
+			from = c->uncertain_from;
+	}
+	if (from >= ts || from <= seg->start) {
+		close_segment(iso, state, seg, core, cpu_a, cpu_b, ts, false, from < ts);
 		return;
 	}
-	record_window(iso, &window);
+	close_segment(iso, state, seg, core, cpu_a, cpu_b, from, false, false);
+	seg->start = from;
+	close_segment(iso, state, seg, core, cpu_a, cpu_b, ts, false, true);
 }
 
 static void update_pair(struct ca_isolation *iso, const struct ca_state *state, int core,
@@ -186,7 +304,7 @@ static void update_pair(struct ca_isolation *iso, const struct ca_state *state, 
 
 		if (is_same)
 			return;
-		close_segment(iso, state, seg, core, cpu_a, cpu_b, ts, false);
+		close_contradicted(iso, state, seg, core, cpu_a, cpu_b, ts);
 	}
 	if (!a || !b)
 		return;
@@ -227,10 +345,14 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 				if (seg->is_open)
 					close_segment(iso, state, seg, core,
 						      state->topo.siblings[core][i],
-						      state->topo.siblings[core][j], end_ts, true);
+						      state->topo.siblings[core][j], end_ts, true,
+						      false);
 			}
 		}
 	}
+	for (size_t i = 0; i < iso->pending_count; i++)
+		finalize_window(iso, &iso->pending[i].window);
+	iso->pending_count = 0;
 	for (size_t i = 0; i < iso->deferred_count; i++) {
 		struct ca_window *window = &iso->deferred[i];
 
@@ -255,6 +377,7 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
 	iso->base.advance = isolation_advance;
 	iso->base.update = isolation_update;
 	iso->base.finish = isolation_finish;
+	iso->base.event = isolation_event;
 	iso->grace_ns = grace_ns;
 	iso->list_limit = list_limit;
 	return 0;
@@ -269,6 +392,8 @@ void ca_isolation_free(struct ca_isolation *iso)
 		ca_durations_free(&iso->per_core_all[core]);
 	free(iso->list);
 	free(iso->deferred);
+	free(iso->pending);
+	iso->pending = NULL;
 	iso->deferred = NULL;
 	iso->list = NULL;
 	iso->list_count = 0;

@@ -80,7 +80,7 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 		else if (kind == CA_WINDOW_VIOLATION)
 			snprintf(label, sizeof(label), "violation (>= %s)", grace);
 		else
-			snprintf(label, sizeof(label), "unknown identity");
+			snprintf(label, sizeof(label), "unknown (identity, missed switch)");
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
 			D(s->total_ns, t), D(s->p50_ns, p50), D(s->p99_ns, p99), D(s->max_ns, max));
 	}

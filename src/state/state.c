@@ -169,19 +169,29 @@ static int cpu_set_current(struct ca_state *state, int cpu, int pid)
 }
 
 /*
- * Whatever the event, its common_pid is the task current on its CPU: that
- * settles a CPU whose state is not known (its first event: the backfill to
- * the trace start on that CPU; or the first event after lost events).
+ * Whatever the event, its common_pid is the task current on its CPU (a
+ * switch's prev_pid likewise).  That settles a CPU whose state is not known:
+ * its first event (the backfill to the trace start on that CPU) or the first
+ * event after lost events.  When it contradicts a known state, a switch is
+ * missing from the trace: count it, and believe the evidence from here on.
  */
-static int settle_unknown_cpu(struct ca_state *state, const struct ca_event *ev)
+static int settle_current(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_cpu *c = &state->cpus[ev->cpu];
 	int current = ev->kind == CA_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
 	int core = core_of(state, ev->cpu);
+	int believed = c->run == CA_CPU_TASK ? c->pid : 0;
 	int ret;
 
-	if (c->run != CA_CPU_UNKNOWN || ev->kind == CA_EV_LOST || current < 0)
+	if (ev->kind == CA_EV_LOST || current < 0)
 		return 0;
+	if (c->run != CA_CPU_UNKNOWN && believed == current)
+		return 0;
+	if (c->run != CA_CPU_UNKNOWN) {
+		c->missed_switches++;
+		c->uncertain_from = c->last_ts;
+		c->uncertain_to = ev->ts;
+	}
 	ca_state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current);
 	ca_state_end_core(state, core, ev->ts);
@@ -362,7 +372,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	}
 	if (ev->ts > state->last_ts)
 		state->last_ts = ev->ts;
-	ret = settle_unknown_cpu(state, ev);
+	ret = settle_current(state, ev);
 	if (!ret)
 		ret = apply_event(state, ev);
 	c->has_events = true;

@@ -1,0 +1,85 @@
+/*
+ * helpers.c - text traces for the tests, written to a temporary file and
+ * audited through the whole pipeline (text source included).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static void append(struct trace_text *t, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (t->len + len + 1 > t->capacity) {
+		t->capacity = (t->len + len + 1) * 2;
+		t->text = realloc(t->text, t->capacity);
+		ck_assert_ptr_nonnull(t->text);
+	}
+	memcpy(t->text + t->len, text, len + 1);
+	t->len += len;
+}
+
+void trace_line(struct trace_text *t, int cpu, const char *ts, int pid, const char *event,
+		const char *fields_fmt, ...)
+{
+	char fields[512], line[700];
+	va_list args;
+
+	va_start(args, fields_fmt);
+	vsnprintf(fields, sizeof(fields), fields_fmt, args);
+	va_end(args);
+	snprintf(line, sizeof(line), "            task-%d [%03d] %s: %s: %s\n", pid, cpu, ts,
+		 event, fields);
+	append(t, line);
+}
+
+void trace_raw(struct trace_text *t, const char *line)
+{
+	append(t, line);
+	append(t, "\n");
+}
+
+void trace_free(struct trace_text *t)
+{
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
+			     struct ca_audit_options *opts)
+{
+	char path[] = "/tmp/coreaudit-test-XXXXXX";
+	int fd = mkstemp(path);
+	enum ca_exit_code code;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, t->text, t->len), (ssize_t)t->len);
+	close(fd);
+	opts->path = path;
+	code = ca_audit_run(audit, opts);
+	unlink(path);
+	audit->opts.path = "test";
+	return code;
+}
+
+void test_options(struct ca_audit_options *opts, const char *topology)
+{
+	char err[160];
+
+	ca_audit_options_default(opts);
+	opts->has_topology = true;
+	ck_assert_int_eq(ca_topology_parse(topology ? topology : "0,1", &opts->topology, err,
+					   sizeof(err)), 0);
+}
+
+const struct ca_fi_task *fi_task_of(const struct ca_audit *audit, int pid)
+{
+	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
+		if (audit->forcedidle.tasks[i].pid == pid)
+			return &audit->forcedidle.tasks[i];
+	return NULL;
+}

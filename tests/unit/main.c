@@ -1,0 +1,24 @@
+/*
+ * main.c - run every unit suite; TAP on stdout; fails when any test fails.
+ */
+#include <stdlib.h>
+
+#include "helpers.h"
+
+int main(void)
+{
+	SRunner *runner = srunner_create(duration_suite());
+	int failed;
+
+	srunner_add_suite(runner, topology_suite());
+	srunner_add_suite(runner, text_suite());
+	srunner_add_suite(runner, isolation_suite());
+	srunner_add_suite(runner, forcedidle_suite());
+	srunner_add_suite(runner, cookies_suite());
+	srunner_add_suite(runner, audit_suite());
+	srunner_set_tap(runner, "-");
+	srunner_run_all(runner, CK_SILENT);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

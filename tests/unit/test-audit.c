@@ -1,0 +1,210 @@
+/*
+ * test-audit.c - whole audits: lost events, topology sources, and every kind
+ * of bad input with its exit code and message.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "scenario.h"
+
+static void two_task_trace(struct trace_text *t)
+{
+	sc_switch(t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	sc_switch(t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(t, 1, T0 + 10 * MS, 200, "S", 0, true, 7, 0);
+}
+
+START_TEST(test_lost_events_inconclusive)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	trace_raw(&t, "CPU:0 [5 EVENTS DROPPED]");
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 10 * MS, 200, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.lost_events, 5);
+	/* from CPU0's last event before the gap (its switch: paired probes are consumed) */
+	ck_assert_uint_eq(audit.state.cpus[0].lost_ns, 9 * MS);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "5 events lost"));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* CPU1's switch from idle to 200 is missing: 200's switch-out contradicts idle. */
+START_TEST(test_missing_switch_inconclusive)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	sc_switch(&t, 1, T0 + 2 * MS, 200, "S", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 5 * MS, 200, "S", 0, true, 7, 0);	/* believed idle */
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.missed_switches, 1);
+	ck_assert_uint_eq(audit.state.cpus[1].missed_switches, 1);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "(CPU 1): sched_switch events are missing"));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * A contradiction on CPU1 at 9 ms: what ran there after its last consistent
+ * event (2 ms) is unknown.  The window 100|200 [1, 5] ms, closed before the
+ * contradiction came, keeps [1, 2] as a violation; [2, 5] and 101|200 [5, 9]
+ * become unknown.
+ */
+START_TEST(test_contradiction_splits_windows)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 9);
+	sc_wakeup(&t, 1, T0 + 2 * MS, 200, 500, 1);
+	sc_switch(&t, 0, T0 + 5 * MS, 100, "R", 101, true, 7, 7);
+	sc_wakeup(&t, 1, T0 + 9 * MS, 300, 500, 1);	/* 300 is current: contradiction */
+	sc_switch(&t, 1, T0 + 10 * MS, 300, "S", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 12 * MS, 101, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	opts.grace_ns = 500 * US;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.missed_switches, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
+	/* [1, 2] ms 100|200, and 101|300 [9, 10] ms after the contradiction */
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 2 * MS);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 2);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 7 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_topology_from_marker)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_marker(&t, 0, T0 - 1 * MS, 0, "coreaudit-topology 0,1");
+	two_task_trace(&t);
+	ca_audit_options_default(&opts);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit.state.topo.core_count, 1);
+	ck_assert_int_eq(audit.state.topo.sibling_count[0], 2);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const char *first_line;	/* prepended to a good trace */
+	bool has_topology;
+	enum ca_exit_code code;
+	const char *message;
+} bad_rows[] = {
+	{ "no topology", NULL, false, CA_EXIT_INPUT, "no CPU topology" },
+	{ "bad topology marker", "  t-1 [000] 0.5: print: tracing_mark_write: coreaudit-topology 0,,1",
+	  false, CA_EXIT_INPUT, "bad coreaudit-topology marker" },
+	{ "CPU outside topology", "  t-1 [002] 0.5: sched_wakeup: a:9 [120] CPU:002", true,
+	  CA_EXIT_USAGE, "events on CPU 2, which the topology \"0,1\" does not name" },
+	{ "malformed line", "  t-1 [000] 0.5: sched_switch: nonsense", true, CA_EXIT_INPUT,
+	  ":1: malformed event line" },
+	{ "backwards", "  t-1 [000] 9.5: sched_wakeup: a:9 [120] CPU:000", true, CA_EXIT_INPUT,
+	  "timestamp goes backwards" },
+};
+
+START_TEST(test_bad_input_rows)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	if (bad_rows[_i].first_line)
+		trace_raw(&t, bad_rows[_i].first_line);
+	two_task_trace(&t);
+	test_options(&opts, NULL);
+	opts.has_topology = bad_rows[_i].has_topology;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), bad_rows[_i].code);
+	ck_assert_msg(strstr(audit.error, bad_rows[_i].message), "%s: error \"%s\"",
+		      bad_rows[_i].name, audit.error);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+static enum ca_exit_code audit_bytes(struct ca_audit *audit, const void *bytes, size_t len)
+{
+	char path[] = "/tmp/coreaudit-test-XXXXXX";
+	int fd = mkstemp(path);
+	struct ca_audit_options opts;
+	enum ca_exit_code code;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bytes, len), (ssize_t)len);
+	close(fd);
+	test_options(&opts, NULL);
+	opts.path = path;
+	code = ca_audit_run(audit, &opts);
+	unlink(path);
+	return code;
+}
+
+START_TEST(test_wrong_files)
+{
+	static const unsigned char binary[] = { 0x7f, 'E', 'L', 'F', 0, 1, 2, 3 };
+	static const char words[] = "hello\nthis is not a trace\n";
+	static const char magic_only[] = "\027\010\104tracing6\0";
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_bytes(&audit, binary, sizeof(binary)), CA_EXIT_INPUT);
+	ck_assert_ptr_nonnull(strstr(audit.error, "unrecognised format"));
+	ca_audit_free(&audit);
+	ck_assert_int_eq(audit_bytes(&audit, "", 0), CA_EXIT_INPUT);
+	ck_assert_ptr_nonnull(strstr(audit.error, "empty file"));
+	ca_audit_free(&audit);
+	ck_assert_int_eq(audit_bytes(&audit, words, strlen(words)), CA_EXIT_INPUT);
+	ck_assert_ptr_nonnull(strstr(audit.error, "no scheduler events"));
+	ca_audit_free(&audit);
+	ck_assert_int_eq(audit_bytes(&audit, magic_only, sizeof(magic_only)), CA_EXIT_INPUT);
+	ck_assert_ptr_nonnull(strstr(audit.error, "trace.dat"));
+	ca_audit_free(&audit);
+
+	test_options(&opts, NULL);
+	opts.path = "/nonexistent/trace.dat";
+	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_EXIT_INPUT);
+	ck_assert_str_eq(audit.error, "/nonexistent/trace.dat: No such file or directory");
+	ca_audit_free(&audit);
+}
+END_TEST
+
+Suite *audit_suite(void)
+{
+	Suite *s = suite_create("audit");
+	TCase *tc = tcase_create("inputs");
+
+	tcase_add_test(tc, test_lost_events_inconclusive);
+	tcase_add_test(tc, test_missing_switch_inconclusive);
+	tcase_add_test(tc, test_contradiction_splits_windows);
+	tcase_add_test(tc, test_topology_from_marker);
+	tcase_add_loop_test(tc, test_bad_input_rows, 0, sizeof(bad_rows) / sizeof(bad_rows[0]));
+	tcase_add_test(tc, test_wrong_files);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,262 @@
+/*
+ * test-isolation.c - co-run windows on hand-made traces with known truth.
+ * Two CPUs 0,1 of one core unless a test says otherwise; the cs_switch probe
+ * gives cookies.
+ */
+#include <stdio.h>
+#include "scenario.h"
+
+/* CPU0 runs A (cookie ca) and CPU1 runs B (cookie cb) from T0+a_start/b_start to +len. */
+static void corun(struct trace_text *t, uint64_t ca, uint64_t cb, uint64_t overlap)
+{
+	sc_switch(t, 0, T0, 0, "R", 100, true, 0, ca);
+	sc_switch(t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, cb);
+	sc_switch(t, 0, T0 + 1 * MS + overlap, 100, "S", 0, true, ca, 0);
+	sc_switch(t, 1, T0 + 50 * MS, 200, "S", 0, true, cb, 0);
+}
+
+START_TEST(test_same_cookie_no_window)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	corun(&t, 7, 7, 10 * MS);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "probe");
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_different_cookies_long_is_violation)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	corun(&t, 7, 9, 10 * MS);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 10 * MS);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 0);
+	ck_assert_uint_eq(audit.isolation.list_count, 1);
+	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 1 * MS);
+	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 11 * MS);
+	ck_assert_int_eq(audit.isolation.list[0].tasks[0].pid, 100);
+	ck_assert_uint_eq(audit.isolation.list[0].tasks[0].identity, 7);
+	ck_assert_int_eq(audit.isolation.list[0].tasks[1].pid, 200);
+	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 9);
+	ck_assert_int_eq(audit.verdict, CA_VERDICT_FAIL);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_different_cookies_short_is_skew)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	corun(&t, 7, 9, 100 * US);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].total_ns, 100 * US);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_grace_option_moves_the_line)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	corun(&t, 7, 9, 100 * US);
+	test_options(&opts, NULL);
+	opts.grace_ns = 100 * US;	/* at the grace: a violation */
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_idle_beside_anything)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 0, false, 0, 0);	/* CPU1 seen idle */
+	sc_switch(&t, 0, T0 + 30 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 31 * MS, 0, "R", 200, true, 0, 9);
+	sc_switch(&t, 1, T0 + 60 * MS, 200, "S", 0, true, 9, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* Tags: an untagged task (like cookie 0) beside a tagged one is a violation. */
+START_TEST(test_untagged_beside_tagged)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_marker(&t, 0, T0, 100, "coreaudit-tag pid=100 tag=tenant-a");
+	sc_switch(&t, 0, T0 + 1 * MS, 100, "R", 101, false, 0, 0);
+	sc_switch(&t, 1, T0 + 2 * MS, 0, "R", 200, false, 0, 0);
+	sc_switch(&t, 0, T0 + 12 * MS, 101, "S", 100, false, 0, 0);
+	sc_switch(&t, 1, T0 + 20 * MS, 200, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, T0 + 40 * MS, 100, "S", 0, false, 0, 0);
+	test_options(&opts, NULL);
+	opts.identity = CA_IDENTITY_TAG;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	/* 101 (untagged) beside 200 (untagged): same; 100 (tenant-a) beside 200: 12..20 ms */
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 12 * MS);
+	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 20 * MS);
+	ck_assert_int_eq(audit.isolation.list[0].tasks[0].pid, 100);
+	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * Backfill: CPU0's first event (a wakeup sent by pid 100) shows 100 running;
+ * it ran from there until its first switch.  Its cookie comes from the probe
+ * at that switch, after the window closed on CPU1's side.
+ */
+START_TEST(test_backfill_first_task)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_wakeup(&t, 0, T0 + 1 * MS, 100, 300, 1);
+	sc_switch(&t, 1, T0 + 8 * MS, 200, "S", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 0);
+	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 1 * MS);
+	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 8 * MS);
+	/* tasks[] follow the core's sibling order: CPU0's task first */
+	ck_assert_str_eq(audit.isolation.list[0].tasks[0].comm, "t100");
+	ck_assert_uint_eq(audit.isolation.list[0].tasks[0].identity, 7);
+	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 9);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* The probe comes after events of the other CPU: the switch still gets its cookies. */
+START_TEST(test_probe_paired_across_interleaving)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	char line[300];
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, false, 0, 0);
+	sc_wakeup(&t, 1, T0 + 1 * MS + 50, 200, 300, 1);
+	snprintf(line, sizeof(line), "  t-100 [000] 1.001000100: cs_switch: (ffff) prev_pid=0 "
+		 "prev_cookie=0 next_pid=100 next_cookie=7");
+	trace_raw(&t, line);
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, T0 + 10 * MS, 200, "S", 0, false, 0, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 8 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* Without any cookie source, a co-run is unknown: inconclusive, never clean. */
+START_TEST(test_unknown_cookies_inconclusive)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, false, 0, 0);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, false, 0, 0);
+	sc_switch(&t, 0, T0 + 11 * MS, 100, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, T0 + 50 * MS, 200, "S", 0, false, 0, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 1);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 10 * MS);
+	ck_assert_int_eq(audit.verdict, CA_VERDICT_INCONCLUSIVE);
+	ca_audit_free(&audit);
+
+	opts.assume_unknown_cookie_zero = true;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* SMT4: a window per incompatible pair. */
+START_TEST(test_smt4_pairs)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * US, 0, "R", 101, true, 0, 7);
+	sc_switch(&t, 2, T0 + 2 * US, 0, "R", 102, true, 0, 9);
+	sc_switch(&t, 3, T0 + 3 * US, 0, "R", 0, false, 0, 0);
+	sc_switch(&t, 2, T0 + 5 * MS, 102, "S", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 6 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 6 * MS + 1 * US, 101, "S", 0, true, 7, 0);
+	test_options(&opts, "0-3");
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	/* 102 against 100 and against 101: from its switch-in to its switch-out, each */
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns,
+			  2 * (5 * MS - 2 * US));
+	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+Suite *isolation_suite(void)
+{
+	Suite *s = suite_create("isolation");
+	TCase *tc = tcase_create("windows");
+
+	tcase_add_test(tc, test_same_cookie_no_window);
+	tcase_add_test(tc, test_different_cookies_long_is_violation);
+	tcase_add_test(tc, test_different_cookies_short_is_skew);
+	tcase_add_test(tc, test_grace_option_moves_the_line);
+	tcase_add_test(tc, test_idle_beside_anything);
+	tcase_add_test(tc, test_untagged_beside_tagged);
+	tcase_add_test(tc, test_backfill_first_task);
+	tcase_add_test(tc, test_probe_paired_across_interleaving);
+	tcase_add_test(tc, test_unknown_cookies_inconclusive);
+	tcase_add_test(tc, test_smt4_pairs);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,209 @@
+/*
+ * workload.c - a scheduler workload with known groups, for coreaudit's
+ * end-to-end tests and the real-kernel harness.
+ *
+ *   workload [-d SECONDS] [-m MARKER_FILE] GROUP...
+ *   GROUP = NAME:TASKS:DUTY%:COOKIE:POLICY[:CPU]
+ *
+ * Each group is one process.  With COOKIE 1 it creates a core-scheduling
+ * cookie for its thread group (prctl PR_SCHED_CORE_CREATE) before forking
+ * TASKS-1 children, which inherit it.  It writes "coreaudit-tag pid=P tag=NAME"
+ * to the marker file.  Every task spins in 2 ms slices, sleeping to keep its
+ * duty cycle; POLICY f runs it SCHED_FIFO priority 10, o SCHED_OTHER; CPU pins
+ * the group.  At exit each task prints its kernel figures from
+ * /proc/self/sched: "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PR_SCHED_CORE
+#define PR_SCHED_CORE 62
+#define PR_SCHED_CORE_GET 0
+#define PR_SCHED_CORE_CREATE 1
+#endif
+#define SCOPE_THREAD_GROUP 1
+#define SLICE_NS 2000000ull
+#define MAX_GROUPS 16
+
+struct group {
+	char name[32];
+	int tasks;
+	int duty;
+	int cookie;
+	char policy;
+	int cpu;	/* -1: not pinned */
+};
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int parse_group(const char *text, struct group *g)
+{
+	char policy = 0;
+	int n;
+
+	g->cpu = -1;
+	n = sscanf(text, "%31[^:]:%d:%d:%d:%c:%d", g->name, &g->tasks, &g->duty, &g->cookie,
+		   &policy, &g->cpu);
+	g->policy = policy;
+	if (n < 5 || g->tasks < 1 || g->duty < 1 || g->duty > 100 ||
+	    (g->cookie != 0 && g->cookie != 1) || (policy != 'f' && policy != 'o')) {
+		fprintf(stderr, "workload: bad group \"%s\": want NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU]\n",
+			text);
+		return -1;
+	}
+	return 0;
+}
+
+static void write_marker(const char *path, const char *text)
+{
+	int fd = path ? open(path, O_WRONLY) : -1;
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0)
+		perror("workload: marker");
+	close(fd);
+}
+
+static void spin_until(unsigned long long end)
+{
+	while (now_ns() < end)
+		;
+}
+
+static void run_duty_cycle(const struct group *g, unsigned long long until)
+{
+	unsigned long long sleep_ns = SLICE_NS * (100 - g->duty) / g->duty;
+
+	while (now_ns() < until) {
+		spin_until(now_ns() + SLICE_NS);
+		if (sleep_ns) {
+			struct timespec ts = { .tv_sec = sleep_ns / 1000000000ull,
+					       .tv_nsec = sleep_ns % 1000000000ull };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static unsigned long long sched_field(const char *name)
+{
+	FILE *file = fopen("/proc/self/sched", "r");
+	char line[256];
+	unsigned long long value = 0;
+
+	while (file && fgets(line, sizeof(line), file)) {
+		char *colon = strchr(line, ':');
+		double ms;
+
+		if (!colon || strncmp(line, name, strlen(name)) || line[strlen(name)] != ' ')
+			continue;
+		/* Values are milliseconds with 6 decimals. */
+		if (sscanf(colon + 1, "%lf", &ms) == 1)
+			value = (unsigned long long)(ms * 1e6 + 0.5);
+	}
+	if (file)
+		fclose(file);
+	return value;
+}
+
+static void report_task(const struct group *g)
+{
+	unsigned long cookie = 0;
+
+	prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, 0, 0, (unsigned long)&cookie);
+	printf("task pid=%d group=%s cookie=%lx forceidle_ns=%llu runtime_ns=%llu\n", getpid(),
+	       g->name, cookie, sched_field("core_forceidle_sum"),
+	       sched_field("se.sum_exec_runtime"));
+	fflush(stdout);
+}
+
+static void set_policy(const struct group *g)
+{
+	if (g->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(g->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			perror("workload: sched_setaffinity");
+	}
+	if (g->policy == 'f') {
+		struct sched_param param = { .sched_priority = 10 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param))
+			perror("workload: SCHED_FIFO");
+	}
+}
+
+static int run_group(const struct group *g, const char *marker, unsigned long long until)
+{
+	char text[96];
+
+	set_policy(g);
+	if (g->cookie && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, SCOPE_THREAD_GROUP, 0))
+		fprintf(stderr, "workload: %s: PR_SCHED_CORE_CREATE: %s\n", g->name,
+			strerror(errno));
+	snprintf(text, sizeof(text), "coreaudit-tag pid=%d tag=%s\n", getpid(), g->name);
+	write_marker(marker, text);
+	for (int i = 1; i < g->tasks; i++) {
+		if (fork() == 0) {
+			run_duty_cycle(g, until);
+			report_task(g);
+			_exit(0);
+		}
+	}
+	run_duty_cycle(g, until);
+	report_task(g);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct group groups[MAX_GROUPS];
+	const char *marker = "/sys/kernel/tracing/trace_marker";
+	double seconds = 4;
+	int count = 0, opt;
+	unsigned long long until;
+
+	while ((opt = getopt(argc, argv, "d:m:")) != -1) {
+		if (opt == 'd')
+			seconds = atof(optarg);
+		else if (opt == 'm')
+			marker = optarg;
+		else
+			return 2;
+	}
+	for (; optind < argc && count < MAX_GROUPS; optind++, count++)
+		if (parse_group(argv[optind], &groups[count]))
+			return 2;
+	if (!count || seconds <= 0) {
+		fprintf(stderr, "usage: workload [-d SECONDS] [-m MARKER_FILE] "
+			"NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU]...\n");
+		return 2;
+	}
+	until = now_ns() + (unsigned long long)(seconds * 1e9);
+	for (int i = 0; i < count; i++)
+		if (fork() == 0)
+			_exit(run_group(&groups[i], marker, until));
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
