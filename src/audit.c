@@ -11,7 +11,7 @@
 #include "coreaudit/duration.h"
 #include "coreaudit/stream.h"
 
-#define DEFAULT_GRACE_NS 2000000ull	/* 2 ms: see coreaudit-audit(1), GRACE PERIOD */
+#define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
 #define DEFAULT_LIST_LIMIT 10000
 
 struct run {

@@ -42,7 +42,7 @@ void ca_cmd_audit_usage(void)
 	       "      --tags markers        judge isolation by coreaudit-tag markers instead of\n"
 	       "                            kernel cookies (any kernel)\n"
 	       "  -g, --grace DUR           co-run windows shorter than DUR are transition skew,\n"
-	       "                            longer ones violations (default 2ms)\n"
+	       "                            longer ones violations (default 5ms)\n"
 	       "      --unknown-cookie zero tasks whose cookie never shows in the trace had\n"
 	       "                            cookie 0 (default: unknown, verdict inconclusive)\n"
 	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"

@@ -231,6 +231,7 @@ START_TEST(test_smt4_pairs)
 	sc_switch(&t, 0, T0 + 6 * MS, 100, "S", 0, true, 7, 0);
 	sc_switch(&t, 1, T0 + 6 * MS + 1 * US, 101, "S", 0, true, 7, 0);
 	test_options(&opts, "0-3");
+	opts.grace_ns = 1 * MS;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
 	/* 102 against 100 and against 101: from its switch-in to its switch-out, each */
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);

@@ -1,0 +1,25 @@
+# tap.sh - tiny TAP helpers for the end-to-end shell tests (sourced).
+# Each test script: source this, call plan N, then ok/fail/skip per check.
+tap_count=0
+tap_failed=0
+plan() { echo "1..$1"; }
+ok() { tap_count=$((tap_count + 1)); echo "ok $tap_count - $*"; }
+fail() { tap_count=$((tap_count + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_count - $*"; }
+skip() { tap_count=$((tap_count + 1)); echo "ok $tap_count # SKIP $*"; }
+# check "description" command...: ok when the command succeeds
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+# expect_exit CODE "description" command...: ok when the command exits CODE
+expect_exit() {
+	local code=$1 what=$2; shift 2
+	"$@" > "$tap_tmp/out" 2> "$tap_tmp/err"
+	local got=$?
+	if [ "$got" = "$code" ]; then ok "$what (exit $code)"; else
+		fail "$what: exit $got, expected $code"; sed 's/^/# /' "$tap_tmp/err" | head -5; fi
+}
+tap_tmp=$(mktemp -d)
+trap 'rm -rf "$tap_tmp"' EXIT
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+coreaudit="$top_builddir/coreaudit"
+# JSON field from stdin: json_get 'expr' (python3, d = the document)
+json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
