@@ -1,8 +1,8 @@
 # tap.sh - tiny TAP helpers for the end-to-end shell tests (sourced).
-# Each test script: source this, call plan N, then ok/fail/skip per check.
+# Each test script: source this, then ok/fail/skip per check; the plan is
+# printed at the end (TAP allows it), so it always matches what ran.
 tap_count=0
 tap_failed=0
-plan() { echo "1..$1"; }
 ok() { tap_count=$((tap_count + 1)); echo "ok $tap_count - $*"; }
 fail() { tap_count=$((tap_count + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_count - $*"; }
 skip() { tap_count=$((tap_count + 1)); echo "ok $tap_count # SKIP $*"; }
@@ -17,7 +17,8 @@ expect_exit() {
 		fail "$what: exit $got, expected $code"; sed 's/^/# /' "$tap_tmp/err" | head -5; fi
 }
 tap_tmp=$(mktemp -d)
-trap 'rm -rf "$tap_tmp"' EXIT
+tap_end() { echo "1..$tap_count"; rm -rf "$tap_tmp"; }
+trap tap_end EXIT
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 coreaudit="$top_builddir/coreaudit"

@@ -3,7 +3,6 @@
 # messages, JSON, the bundled example (trace.dat and its report text), and a
 # truncated file.
 . "$(dirname "$0")/tap.sh"
-plan 25
 example="$top_srcdir/examples/tenants-shared-core.dat"
 
 expect_exit 0 "--help" "$coreaudit" --help

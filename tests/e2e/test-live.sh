@@ -4,7 +4,6 @@
 # a coreaudit-topology marker), audit it, and assert the findings.
 # Skips, saying why, without root, tracefs, trace-cmd or two CPUs.
 . "$(dirname "$0")/tap.sh"
-plan 6
 tracefs=/sys/kernel/tracing
 workload="$top_builddir/tests/workload/workload"
 
@@ -16,6 +15,10 @@ mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
 	skip_all "tracefs cannot be mounted"
 [ -w "$tracefs/trace_marker" ] || skip_all "tracefs is not writable"
 
+# One live recording at a time on this machine (tracefs is shared).
+exec 9> /tmp/coreaudit-live-test.lock
+flock 9
+
 # trace-cmd record leaves tracing_on and options/function-trace at 0: put back
 # what we found, whatever happens.
 saved_on=$(cat "$tracefs/tracing_on")
@@ -23,7 +26,7 @@ saved_function=$(cat "$tracefs/options/function-trace")
 restore() {
 	echo "$saved_on" > "$tracefs/tracing_on"
 	echo "$saved_function" > "$tracefs/options/function-trace"
-	rm -rf "$tap_tmp"
+	tap_end
 }
 trap restore EXIT
 
