@@ -26,6 +26,7 @@ saved_function=$(cat "$tracefs/options/function-trace")
 restore() {
 	echo "$saved_on" > "$tracefs/tracing_on"
 	echo "$saved_function" > "$tracefs/options/function-trace"
+	[ "$tap_failed" = 0 ] || cp "$tap_tmp/live.dat" /tmp/coreaudit-live-failed.dat
 	tap_end
 }
 trap restore EXIT
@@ -44,14 +45,18 @@ pid_a=$(sed -n 's/^task pid=\([0-9]*\) group=A .*/\1/p' "$tap_tmp/workload.out")
 pid_b=$(sed -n 's/^task pid=\([0-9]*\) group=B .*/\1/p' "$tap_tmp/workload.out")
 check "workload reported both groups ($pid_a, $pid_b)" test -n "$pid_a" -a -n "$pid_b"
 
+# A 1 ms grace: when other tests load the CPUs, B alternates with them every
+# 4 ms tick, so A|B windows are short; they are still violations, not skew.
 expect_exit 1 "audit fails: A and B share core 0,1" \
-	"$coreaudit" audit --tags markers --json "$tap_tmp/live.dat"
+	"$coreaudit" audit --tags markers --grace 1ms --json "$tap_tmp/live.dat"
 cp "$tap_tmp/out" "$tap_tmp/live.json"
+json_get "d['verdict'], d['reasons'], d['trace']['missed_switches'], d['trace']['events']" \
+	< "$tap_tmp/live.json" | sed 's/^/# /'
 # Violation time between the two workload tasks: both spin for 1 s side by side.
 ab_ns=$(json_get "sum(w['end_ns'] - w['start_ns'] for w in d['windows']['list']
 	if w['kind'] == 'violation' and sorted(t['pid'] for t in w['tasks']) ==
 	sorted([$pid_a, $pid_b]))" < "$tap_tmp/live.json")
-check "A beside B: violation windows total $ab_ns ns (over 300 ms)" test "${ab_ns:-0}" -gt 300000000
+check "A beside B: violation windows total $ab_ns ns (over 200 ms)" test "${ab_ns:-0}" -gt 200000000
 check "the A|B violations carry tags A and B" test \
 	"$(json_get "sorted({t['tag'] for w in d['windows']['list'] for t in w['tasks']
 	if w['kind'] == 'violation' and {x['pid'] for x in w['tasks']} == {$pid_a, $pid_b}})" \
