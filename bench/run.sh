@@ -43,7 +43,7 @@ echo "trace: $trace, $events events, $(du -h "$trace" | cut -f1)"
 # time_one NAME CMD...: wall seconds and peak RSS (KiB) of one run
 time_one() {
 	/usr/bin/time -f "%e %M" -o "$work/time" "${@:2}" > /dev/null 2>&1 || true
-	echo "$1 $(cat "$work/time")" >> "$work/results"
+	echo "$1 $(tail -n 1 "$work/time")" >> "$work/results"
 }
 
 bench_file() {	# bench_file FILE LABEL
@@ -56,27 +56,56 @@ bench_file() {	# bench_file FILE LABEL
 	echo "== $2 (median of $rounds, interleaved)"
 	printf "%-10s %10s %14s %12s\n" tool seconds events/s "peak RSS"
 	for tool in coreaudit readloop report; do
-		awk -v t=$tool -v n="$events" '$1 == t { s[++c] = $2; m[c] = $3 }
-		     END { asort(s); asort(m); med = s[int((c + 1) / 2)];
-			   printf "%-10s %10.3f %14.0f %9.1f MB\n", t, med, n / med,
-				  m[int((c + 1) / 2)] / 1024 }' "$work/results"
+		local secs rss
+		secs=$(median "$tool" 2); rss=$(median "$tool" 3)
+		eval "median_$tool=$secs"
+		awk -v t=$tool -v s="$secs" -v m="$rss" -v n="$events" \
+			'BEGIN { printf "%-10s %10.3f %14.0f %9.1f MB\n", t, s, n / s, m / 1024 }'
 	done
-	awk '$1 == "coreaudit" { a[++x] = $2 } $1 == "readloop" { r[++y] = $2 }
-	     $1 == "report" { p[++z] = $2 }
-	     END { asort(a); asort(r); asort(p); ma = a[int((x + 1) / 2)];
-		   printf "coreaudit is %.1fx faster than trace-cmd report, %+.0f%% against the bare loop\n",
-			  p[int((z + 1) / 2)] / ma, 100 * (ma / r[int((y + 1) / 2)] - 1) }' "$work/results"
+	awk -v a="$median_coreaudit" -v r="$median_readloop" -v p="$median_report" \
+		'BEGIN { printf "coreaudit is %.1fx faster than trace-cmd report, %+.0f%% against the bare loop\n", p / a, 100 * (a / r - 1) }'
+}
+
+# median TOOL COLUMN: the median of one column of one tool's runs
+median() {
+	awk -v t="$1" -v c="$2" '$1 == t { print $c }' "$work/results" | sort -n |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 bench_file "$trace" "version 7 (zstd) as recorded"
 trace-cmd convert --file-version 6 --compression none -i "$trace" -o "$work/v6.dat" > /dev/null 2>&1
 bench_file "$work/v6.dat" "version 6, uncompressed"
-if [ -f "$work/short.dat" ]; then
+# rss_split CMD...: peak anonymous and peak file-backed RSS (MB), sampled every 10 ms
+rss_split() {
+	"$@" > /dev/null 2>&1 &
+	local pid=$! anon=0 file=0 a f
+	while kill -0 "$pid" 2> /dev/null; do
+		a=$(awk '/^RssAnon:/ { print $2 }' /proc/$pid/status 2> /dev/null || echo 0)
+		f=$(awk '/^RssFile:/ { print $2 }' /proc/$pid/status 2> /dev/null || echo 0)
+		[ "${a:-0}" -gt "$anon" ] && anon=$a
+		[ "${f:-0}" -gt "$file" ] && file=$f
+		sleep 0.01
+	done
+	wait "$pid" 2> /dev/null || true
+	echo "$((anon / 1024)) MB anonymous, $((file / 1024)) MB file-backed"
+}
+
+echo "== memory of one run, sampled (peak anonymous / file-backed RSS)"
+for f in "$trace" "$work/v6.dat" "$work/short.dat" "$work/short6.dat"; do
+	[ -f "$f" ] || { [ "$f" = "$work/short6.dat" ] && [ -f "$work/short.dat" ] &&
+		trace-cmd convert --file-version 6 --compression none -i "$work/short.dat" \
+			-o "$f" > /dev/null 2>&1; } || continue
+	n=$("$work/readloop" "$f" | cut -d' ' -f1)
+	printf "%-12s %9s events  coreaudit: %s;  readloop: %s\n" "$(basename "$f")" "$n" \
+		"$(rss_split "$coreaudit" audit -t 0,1 --unknown-cookie zero "$f")" \
+		"$(rss_split "$work/readloop" "$f")"
+done
+if false; then
 	trace-cmd convert --file-version 6 --compression none -i "$work/short.dat" \
 		-o "$work/short6.dat" > /dev/null 2>&1
 	short_events=$("$work/readloop" "$work/short6.dat" | cut -d' ' -f1)
 	/usr/bin/time -f "%M" -o "$work/m" "$coreaudit" audit -t 0,1 --unknown-cookie zero \
 		"$work/short6.dat" > /dev/null 2>&1 || true
-	echo "== peak RSS of coreaudit on version 6: $(( $(cat "$work/m") / 1024 )) MB for $short_events events (short trace)"
+	echo "== peak RSS of coreaudit on version 6: $(( $(tail -n 1 "$work/m") / 1024 )) MB for $short_events events (short trace)"
 fi
 echo "machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"

@@ -6,7 +6,7 @@
  * account the interval that just ended under the old state) and update()
  * after (so it can open what starts now).  event() sees every event, for
  * checks that need evidence the state does not keep (IPIs, ticks).
- * Checks never print; report/ formats what they found.
+ * Any hook may be NULL.  Checks never print; report/ formats what they found.
  */
 #ifndef COREAUDIT_CHECK_H
 #define COREAUDIT_CHECK_H

@@ -41,6 +41,7 @@ enum ca_cookie_source {
 struct ca_cpu {
 	enum ca_cpu_run run;
 	int pid;		/* for CA_CPU_TASK */
+	uint32_t task_index;	/* its place in the task table (stable: never removed) */
 	int *queued;		/* pids runnable here, not running */
 	int queued_count;
 	int queued_capacity;

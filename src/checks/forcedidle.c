@@ -116,11 +116,6 @@ static void fi_advance(struct ca_check *check, const struct ca_state *state, int
 	fi->has_core_last[core] = true;
 }
 
-static void fi_update(struct ca_check *check, const struct ca_state *state, int core,
-		      uint64_t ts)
-{
-}
-
 static void fi_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
 {
 	struct ca_forcedidle *fi = to_fi(check);
@@ -139,7 +134,6 @@ int ca_forcedidle_init(struct ca_forcedidle *fi)
 	memset(fi, 0, sizeof(*fi));
 	fi->base.name = "forced-idle";
 	fi->base.advance = fi_advance;
-	fi->base.update = fi_update;
 	fi->base.finish = fi_finish;
 	return ca_pidmap_init(&fi->map);
 }

@@ -39,15 +39,17 @@ static void describe_task(const struct ca_state *state, const struct ca_task *ta
 	out->is_known = ca_state_identity(state, task, &out->identity);
 }
 
-/* A known identity that changed (a prctl, a marker) ends the segment. */
-static bool identity_changed(const struct ca_state *state, const struct ca_window_task *seen)
+/* Still the task the segment saw, with the same known identity (a prctl or a marker ends it). */
+static bool is_same_task(const struct ca_state *state, const struct ca_task *task,
+			 const struct ca_window_task *seen)
 {
-	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, seen->pid);
 	uint64_t value;
 
-	if (!seen->is_known || !task)
+	if (!task || task->pid != seen->pid)
 		return false;
-	return !ca_state_identity(state, task, &value) || value != seen->identity;
+	if (!seen->is_known)
+		return true;
+	return ca_state_identity(state, task, &value) && value == seen->identity;
 }
 
 /* What is known now about a side unknown when its segment opened. */
@@ -298,15 +300,20 @@ static void update_pair(struct ca_isolation *iso, const struct ca_state *state, 
 	const struct ca_task *b = ca_state_cpu_task(state, cpu_b);
 
 	if (seg->is_open) {
-		bool is_same = a && b && a->pid == seg->tasks[0].pid && b->pid == seg->tasks[1].pid &&
-			       !identity_changed(state, &seg->tasks[0]) &&
-			       !identity_changed(state, &seg->tasks[1]);
-
-		if (is_same)
+		if (is_same_task(state, a, &seg->tasks[0]) && is_same_task(state, b, &seg->tasks[1]))
 			return;
 		close_contradicted(iso, state, seg, core, cpu_a, cpu_b, ts);
 	}
 	if (!a || !b)
+		return;
+	/*
+	 * Known and equal identities make no window, and only a change of
+	 * identity (which re-evaluates every core) could make one: no segment.
+	 */
+	uint64_t identity_a, identity_b;
+
+	if (ca_state_identity(state, a, &identity_a) && ca_state_identity(state, b, &identity_b) &&
+	    identity_a == identity_b)
 		return;
 	seg->is_open = true;
 	seg->start = ts;
@@ -323,11 +330,6 @@ static void isolation_update(struct ca_check *check, const struct ca_state *stat
 	for (int i = 0; i < count; i++)
 		for (int j = i + 1; j < count; j++)
 			update_pair(iso, state, core, i, j, ts);
-}
-
-static void isolation_advance(struct ca_check *check, const struct ca_state *state, int core,
-			      uint64_t ts)
-{
 }
 
 static void isolation_finish(struct ca_check *check, const struct ca_state *state,
@@ -374,7 +376,6 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
 {
 	memset(iso, 0, sizeof(*iso));
 	iso->base.name = "isolation";
-	iso->base.advance = isolation_advance;
 	iso->base.update = isolation_update;
 	iso->base.finish = isolation_finish;
 	iso->base.event = isolation_event;

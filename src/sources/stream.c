@@ -143,6 +143,12 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 		return drain(stream, false);
 	/* Any other event of that CPU: its switch will get no probe. */
 	stream->waiting_on_cpu[ev->cpu] = -1;
+	/* Nothing held and nothing to wait for: no copy through the queue. */
+	if (!stream->count && stream->has_topology &&
+	    !(ev->kind == CA_EV_SWITCH && stream->expects_probe)) {
+		stream->position++;
+		return stream->sink(stream->sink_ctx, ev);
+	}
 	if (!stream->has_topology && stream->count >= CA_STREAM_HOLD_LIMIT)
 		return -ENOENT;
 	if (stream->count == stream->capacity) {

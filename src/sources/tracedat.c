@@ -45,12 +45,16 @@ static const char *const field_names[F_COUNT] = {
 struct decoder {
 	enum ca_event_kind kind;
 	bool is_new_task;	/* sched_wakeup_new */
+	bool is_native;		/* the file's byte order is the host's */
 	struct tep_format_field *fields[F_COUNT];
 };
 
 struct tracedat {
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
+	bool is_native;		/* read numbers in place, not through libtraceevent */
+	int type_offset;	/* common_type: u16 */
+	int pid_offset;		/* common_pid: s32 */
 	struct decoder **by_id;		/* indexed by event id */
 	int id_count;
 	struct decoder *decoders;
@@ -83,11 +87,34 @@ static const struct {
 
 #define WANTED_COUNT (sizeof(wanted) / sizeof(wanted[0]))
 
-static int64_t read_signed(const struct tep_format_field *field, const struct tep_record *rec)
+/*
+ * A number field.  In the host's byte order it is read in place (the common
+ * case, and the hot path); otherwise libtraceevent swaps it.
+ */
+static bool read_raw(const struct tep_format_field *field, const struct tep_record *rec,
+		     bool is_native, unsigned long long *value)
+{
+	if (!field || field->offset + field->size > rec->size)
+		return false;
+	if (!is_native)
+		return !tep_read_number_field((struct tep_format_field *)field, rec->data, value);
+	const unsigned char *at = (const unsigned char *)rec->data + field->offset;
+
+	switch (field->size) {
+	case 1: *value = *at; return true;
+	case 2: { uint16_t v; memcpy(&v, at, 2); *value = v; return true; }
+	case 4: { uint32_t v; memcpy(&v, at, 4); *value = v; return true; }
+	case 8: { uint64_t v; memcpy(&v, at, 8); *value = v; return true; }
+	default: return false;
+	}
+}
+
+static int64_t read_signed_as(const struct tep_format_field *field, const struct tep_record *rec,
+			      bool is_native)
 {
 	unsigned long long value = 0;
 
-	if (!field || tep_read_number_field((struct tep_format_field *)field, rec->data, &value))
+	if (!read_raw(field, rec, is_native, &value))
 		return -1;
 	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8) {
 		int shift = 64 - 8 * field->size;
@@ -97,17 +124,21 @@ static int64_t read_signed(const struct tep_format_field *field, const struct te
 	return (int64_t)value;
 }
 
-static uint64_t read_unsigned(const struct tep_format_field *field, const struct tep_record *rec)
+static uint64_t read_unsigned_as(const struct tep_format_field *field,
+				 const struct tep_record *rec, bool is_native)
 {
 	unsigned long long value = 0;
 
-	if (field)
-		tep_read_number_field((struct tep_format_field *)field, rec->data, &value);
+	read_raw(field, rec, is_native, &value);
 	return value;
 }
 
+/* The decoders below read through these, with the decoder's byte order. */
+#define read_signed(field, rec) read_signed_as((field), (rec), d->is_native)
+#define read_unsigned(field, rec) read_unsigned_as((field), (rec), d->is_native)
+
 /* A char[] field, fixed or __data_loc; returns its bytes and length. */
-static const char *field_bytes(const struct tep_format_field *field,
+static const char *field_bytes(const struct decoder *d, const struct tep_format_field *field,
 			       const struct tep_record *rec, int *len)
 {
 	int offset, size;
@@ -132,12 +163,20 @@ static const char *field_bytes(const struct tep_format_field *field,
 	return (const char *)rec->data + offset;
 }
 
-static void read_comm(const struct tep_format_field *field, const struct tep_record *rec,
-		      char dst[CA_COMM_LEN])
+static void read_comm(const struct decoder *d, const struct tep_format_field *field,
+		      const struct tep_record *rec, char dst[CA_COMM_LEN])
 {
 	int len = 0;
-	const char *bytes = field_bytes(field, rec, &len);
+	const char *bytes;
 
+	/* The kernel's char comm[16] (NUL-terminated within it): a plain copy. */
+	if (field && !(field->flags & TEP_FIELD_IS_DYNAMIC) && field->size == CA_COMM_LEN &&
+	    field->offset + CA_COMM_LEN <= rec->size) {
+		memcpy(dst, (const char *)rec->data + field->offset, CA_COMM_LEN);
+		dst[CA_COMM_LEN - 1] = '\0';
+		return;
+	}
+	bytes = field_bytes(d, field, rec, &len);
 	dst[0] = '\0';
 	if (bytes)
 		ca_copy_comm(dst, bytes, len);
@@ -153,15 +192,15 @@ static void decode_switch(const struct decoder *d, const struct tep_record *rec,
 	ev->sw.next_pid = (int)read_signed(d->fields[F_NEXT_PID], rec);
 	ev->sw.is_prev_runnable = (state & 0xff) == 0;
 	ev->sw.has_cookies = false;
-	read_comm(d->fields[F_PREV_COMM], rec, ev->sw.prev_comm);
-	read_comm(d->fields[F_NEXT_COMM], rec, ev->sw.next_comm);
+	read_comm(d, d->fields[F_PREV_COMM], rec, ev->sw.prev_comm);
+	read_comm(d, d->fields[F_NEXT_COMM], rec, ev->sw.next_comm);
 }
 
 static void decode_marker(const struct decoder *d, const struct tep_record *rec,
 			  struct ca_event *ev)
 {
 	int len = 0;
-	const char *bytes = field_bytes(d->fields[F_BUF], rec, &len);
+	const char *bytes = field_bytes(d, d->fields[F_BUF], rec, &len);
 
 	if (!bytes)
 		len = 0;
@@ -185,7 +224,7 @@ static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 	} else {
 		int len = 0;
 		const unsigned char *mask = (const unsigned char *)field_bytes(
-			d->fields[F_CPUMASK], rec, &len);
+			d, d->fields[F_CPUMASK], rec, &len);
 
 		for (int i = 0; mask && i < len && i < 8; i++)
 			ev->ipi.target_mask |= (uint64_t)mask[i] << (8 * i);
@@ -205,7 +244,7 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		ev->wakeup.pid = (int)read_signed(f[F_PID], rec);
 		ev->wakeup.target_cpu = (int)read_signed(f[F_TARGET_CPU], rec);
 		ev->wakeup.is_new = d->is_new_task;
-		read_comm(f[F_COMM], rec, ev->wakeup.comm);
+		read_comm(d, f[F_COMM], rec, ev->wakeup.comm);
 		break;
 	case CA_EV_MIGRATE:
 		ev->migrate.pid = (int)read_signed(f[F_PID], rec);
@@ -215,16 +254,16 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 	case CA_EV_FORK:
 		ev->fork.parent_pid = (int)read_signed(f[F_PARENT_PID], rec);
 		ev->fork.child_pid = (int)read_signed(f[F_CHILD_PID], rec);
-		read_comm(f[F_CHILD_COMM], rec, ev->fork.child_comm);
+		read_comm(d, f[F_CHILD_COMM], rec, ev->fork.child_comm);
 		break;
 	case CA_EV_EXIT:
 		ev->task.pid = (int)read_signed(f[F_PID], rec);
-		read_comm(f[F_COMM], rec, ev->task.comm);
+		read_comm(d, f[F_COMM], rec, ev->task.comm);
 		break;
 	case CA_EV_EXEC: {
 		char path[256] = "";
 		int len = 0;
-		const char *bytes = field_bytes(f[F_FILENAME], rec, &len);
+		const char *bytes = field_bytes(d, f[F_FILENAME], rec, &len);
 		const char *base;
 
 		if (bytes)
@@ -285,6 +324,18 @@ static int build_decoders(struct ca_source *source, struct tracedat *td)
 		if (events[i]->id > max_id)
 			max_id = events[i]->id;
 	td->id_count = max_id + 1;
+	td->is_native = tep_is_file_bigendian(td->tep) == tep_is_local_bigendian(td->tep);
+	td->type_offset = -1;
+	td->pid_offset = -1;
+	if (events[0]) {
+		struct tep_format_field *type = tep_find_common_field(events[0], "common_type");
+		struct tep_format_field *pid = tep_find_common_field(events[0], "common_pid");
+
+		if (type && type->size == 2 && pid && pid->size == 4) {
+			td->type_offset = type->offset;
+			td->pid_offset = pid->offset;
+		}
+	}
 	td->by_id = calloc(td->id_count, sizeof(*td->by_id));
 	td->decoders = calloc(WANTED_COUNT, sizeof(*td->decoders));
 	if (!td->by_id || !td->decoders)
@@ -298,6 +349,7 @@ static int build_decoders(struct ca_source *source, struct tracedat *td)
 			d = &td->decoders[td->decoder_count++];
 			d->kind = wanted[w].kind;
 			d->is_new_task = wanted[w].is_new_task;
+			d->is_native = td->is_native;
 			for (int f = 0; f < F_COUNT; f++)
 				d->fields[f] = tep_find_field(events[i], field_names[f]);
 			td->by_id[events[i]->id] = d;
@@ -311,9 +363,30 @@ static int build_decoders(struct ca_source *source, struct tracedat *td)
 	return 0;
 }
 
+/* common_type and common_pid, in place when the byte order allows. */
+static int record_type(const struct tracedat *td, const struct tep_record *rec)
+{
+	uint16_t type;
+
+	if (!td->is_native || td->type_offset < 0 || rec->size < td->pid_offset + 4)
+		return tep_data_type(td->tep, (struct tep_record *)rec);
+	memcpy(&type, (const char *)rec->data + td->type_offset, 2);
+	return type;
+}
+
+static int record_pid(const struct tracedat *td, const struct tep_record *rec)
+{
+	int32_t pid;
+
+	if (!td->is_native || td->pid_offset < 0 || rec->size < td->pid_offset + 4)
+		return tep_data_pid(td->tep, (struct tep_record *)rec);
+	memcpy(&pid, (const char *)rec->data + td->pid_offset, 4);
+	return pid;
+}
+
 static int emit_record(struct tracedat *td, struct tep_record *rec, ca_event_fn fn, void *ctx)
 {
-	int id = tep_data_type(td->tep, rec);
+	int id = record_type(td, rec);
 	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
 	struct ca_event ev;
 	int ret;
@@ -332,7 +405,7 @@ static int emit_record(struct tracedat *td, struct tep_record *rec, ca_event_fn 
 		return 0;
 	ev.ts = rec->ts;
 	ev.cpu = rec->cpu;
-	ev.pid = tep_data_pid(td->tep, rec);
+	ev.pid = record_pid(td, rec);
 	ev.kind = d->kind;
 	decode_fields(d, rec, &ev);
 	return fn(ctx, &ev);

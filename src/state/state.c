@@ -49,7 +49,8 @@ void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts)
 	if (core < 0)
 		return;
 	for (int i = 0; i < state->check_count; i++)
-		state->checks[i]->advance(state->checks[i], state, core, ts);
+		if (state->checks[i]->advance)
+			state->checks[i]->advance(state->checks[i], state, core, ts);
 }
 
 void ca_state_end_core(struct ca_state *state, int core, uint64_t ts)
@@ -57,7 +58,8 @@ void ca_state_end_core(struct ca_state *state, int core, uint64_t ts)
 	if (core < 0)
 		return;
 	for (int i = 0; i < state->check_count; i++)
-		state->checks[i]->update(state->checks[i], state, core, ts);
+		if (state->checks[i]->update)
+			state->checks[i]->update(state->checks[i], state, core, ts);
 }
 
 void ca_state_begin_all(struct ca_state *state, uint64_t ts)
@@ -83,7 +85,7 @@ const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu)
 
 	if (c->run != CA_CPU_TASK)
 		return NULL;
-	return ca_tasks_find((struct ca_tasks *)&state->tasks, c->pid);
+	return &state->tasks.items[c->task_index];
 }
 
 /* Run queues ---------------------------------------------------------------- */
@@ -144,27 +146,36 @@ static void task_set_running(struct ca_state *state, struct ca_task *task, int c
 
 /* CPU occupancy -------------------------------------------------------------- */
 
-/* Put @pid on @cpu as its current task (0: idle). */
-static int cpu_set_current(struct ca_state *state, int cpu, int pid)
+/* Put @task on @cpu as its current task (NULL: idle). */
+static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task)
 {
 	struct ca_cpu *c = &state->cpus[cpu];
 
-	if (pid == 0) {
+	if (!task) {
 		c->run = CA_CPU_IDLE;
 		c->pid = 0;
-		return 0;
+		return;
 	}
-	struct ca_task *task = ca_tasks_get(&state->tasks, pid);
-
-	if (!task)
-		return -ENOMEM;
 	/* The task was current elsewhere: that CPU's switch out was not seen. */
 	if (task->where == CA_TASK_RUNNING && task->cpu != cpu && task->cpu >= 0 &&
-	    state->cpus[task->cpu].pid == pid)
+	    state->cpus[task->cpu].pid == task->pid)
 		state->cpus[task->cpu].run = CA_CPU_UNKNOWN;
 	task_set_running(state, task, cpu);
 	c->run = CA_CPU_TASK;
-	c->pid = pid;
+	c->pid = task->pid;
+	c->task_index = (uint32_t)(task - state->tasks.items);
+}
+
+static int cpu_set_current(struct ca_state *state, int cpu, int pid)
+{
+	struct ca_task *task = NULL;
+
+	if (pid > 0) {
+		task = ca_tasks_get(&state->tasks, pid);
+		if (!task)
+			return -ENOMEM;
+	}
+	cpu_put_task(state, cpu, task);
 	return 0;
 }
 
@@ -198,34 +209,53 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 	return ret;
 }
 
+/* Both tasks of a switch, created when new, with two lookups. */
+static int switch_tasks(struct ca_state *state, const struct ca_switch *sw,
+			struct ca_task **prev, struct ca_task **next)
+{
+	struct ca_task *task;
+	int64_t prev_index = -1;
+
+	if (sw->prev_pid > 0) {
+		task = ca_tasks_get(&state->tasks, sw->prev_pid);
+		if (!task)
+			return -ENOMEM;
+		prev_index = task - state->tasks.items;
+	}
+	*next = NULL;
+	if (sw->next_pid > 0) {
+		*next = ca_tasks_get(&state->tasks, sw->next_pid);
+		if (!*next)
+			return -ENOMEM;
+	}
+	/* The second lookup may have moved the table. */
+	*prev = prev_index >= 0 ? &state->tasks.items[prev_index] : NULL;
+	return 0;
+}
+
 static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 {
 	const struct ca_switch *sw = &ev->sw;
-	struct ca_task *prev = NULL;
+	struct ca_task *prev, *next;
 	int core = core_of(state, ev->cpu);
-	int ret = 0;
+	int ret = switch_tasks(state, sw, &prev, &next);
 
-	if (!ca_tasks_get(&state->tasks, sw->next_pid))
-		return -ENOMEM;
-	if (sw->prev_pid > 0) {
-		prev = ca_tasks_get(&state->tasks, sw->prev_pid);
-		if (!prev)
-			return -ENOMEM;
-		ca_copy_comm(prev->comm, sw->prev_comm, CA_COMM_LEN);
-	}
+	if (ret)
+		return ret;
 	ca_state_begin_core(state, core, ev->ts);
 	if (sw->has_cookies)
 		ca_identity_apply_probe(state, sw->prev_pid, sw->prev_cookie,
 					sw->next_pid, sw->next_cookie);
-	if (prev && sw->is_prev_runnable)
-		ret = task_set_queued(state, prev, ev->cpu);
-	else if (prev)
-		task_set_sleeping(state, prev);
-	if (!ret)
-		ret = cpu_set_current(state, ev->cpu, sw->next_pid);
-	if (!ret && sw->next_pid > 0)
-		ca_copy_comm(ca_tasks_find(&state->tasks, sw->next_pid)->comm, sw->next_comm,
-			     CA_COMM_LEN);
+	if (prev) {
+		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
+		if (sw->is_prev_runnable)
+			ret = task_set_queued(state, prev, ev->cpu);
+		else
+			task_set_sleeping(state, prev);
+	}
+	if (next)
+		memcpy(next->comm, sw->next_comm, CA_COMM_LEN);
+	cpu_put_task(state, ev->cpu, next);
 	ca_state_end_core(state, core, ev->ts);
 	return ret;
 }
@@ -242,6 +272,8 @@ static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 		ca_copy_comm(task->comm, w->comm, CA_COMM_LEN);
 	if (task->where == CA_TASK_RUNNING || w->target_cpu < 0 || w->target_cpu >= CA_MAX_CPUS)
 		return 0;
+	if (task->where == CA_TASK_QUEUED && task->cpu == w->target_cpu)
+		return 0;	/* already runnable there: nothing changes */
 	from_core = task->where == CA_TASK_QUEUED ? core_of(state, task->cpu) : -1;
 	to_core = core_of(state, w->target_cpu);
 	ca_state_begin_core(state, from_core, ev->ts);
