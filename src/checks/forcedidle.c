@@ -14,6 +14,7 @@
 
 #include "coreaudit/forcedidle.h"
 #include "coreaudit/state.h"
+#include "kernelfi.h"
 
 static struct ca_forcedidle *to_fi(struct ca_check *check)
 {
@@ -59,7 +60,7 @@ static void starve(struct ca_forcedidle *fi, int pid, uint64_t from, uint64_t to
 		task->longest_starved_ns = task->stretch_ns;
 }
 
-static void charge(struct ca_forcedidle *fi, int pid, uint64_t ns)
+void ca_kernelfi_charge_task(struct ca_forcedidle *fi, int pid, uint64_t ns)
 {
 	struct ca_fi_task *task = fi_task(fi, pid);
 
@@ -70,36 +71,64 @@ static void charge(struct ca_forcedidle *fi, int pid, uint64_t ns)
 	task->kernel_ns += ns;
 }
 
+static bool is_cookie_of(const struct ca_state *state, int pid, uint64_t *cookie)
+{
+	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, pid);
+
+	*cookie = task && task->is_cookie_known ? task->cookie : 0;
+	return task && task->is_cookie_known;
+}
+
+/*
+ * An idle CPU with runnable tasks is forced idle when none of them could run
+ * beside what its siblings run: a task of unknown cookie counts as unable.
+ */
+static bool is_forced_idle(const struct ca_state *state, const struct ca_cpu *c,
+			   const uint64_t *running, int running_count)
+{
+	for (int q = 0; q < c->queued_count; q++) {
+		uint64_t cookie;
+		bool is_compatible = is_cookie_of(state, c->queued[q], &cookie);
+
+		for (int r = 0; r < running_count && is_compatible; r++)
+			is_compatible = running[r] == cookie;
+		if (is_compatible)
+			return false;
+	}
+	return c->queued_count > 0;
+}
+
 static void account_interval(struct ca_forcedidle *fi, const struct ca_state *state, int core,
 			     uint64_t from, uint64_t to)
 {
 	int count = state->topo.sibling_count[core];
-	int forced = 0, occupation = 0;
+	uint64_t running[CA_MAX_SIBLINGS];
+	int running_count = 0;
+	bool has_unknown = false;
 	uint64_t length = to - from;
 
 	for (int i = 0; i < count; i++) {
-		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+		int cpu = state->topo.siblings[core][i];
+		const struct ca_cpu *c = &state->cpus[cpu];
 
 		if (c->run != CA_CPU_UNKNOWN)
-			fi->per_cpu_known_ns[state->topo.siblings[core][i]] += length;
-		if (c->run == CA_CPU_TASK)
-			occupation++;
-		else if (c->run == CA_CPU_IDLE && c->queued_count > 0)
-			forced++;
+			fi->per_cpu_known_ns[cpu] += length;
+		if (c->run == CA_CPU_TASK && !is_cookie_of(state, c->pid, &running[running_count++]))
+			has_unknown = true;
 	}
-	if (!forced || !occupation)
+	if (!running_count)
 		return;
 	for (int i = 0; i < count; i++) {
 		int cpu = state->topo.siblings[core][i];
 		const struct ca_cpu *c = &state->cpus[cpu];
 
-		if (c->run == CA_CPU_TASK) {
-			charge(fi, c->pid, length * forced / occupation);
-		} else if (c->run == CA_CPU_IDLE && c->queued_count > 0) {
-			fi->per_cpu_ns[cpu] += length;
-			for (int q = 0; q < c->queued_count; q++)
-				starve(fi, c->queued[q], from, to);
-		}
+		if (c->run != CA_CPU_IDLE || !c->queued_count)
+			continue;
+		if (!has_unknown && !is_forced_idle(state, c, running, running_count))
+			continue;
+		fi->per_cpu_ns[cpu] += length;
+		for (int q = 0; q < c->queued_count; q++)
+			starve(fi, c->queued[q], from, to);
 	}
 }
 
@@ -114,6 +143,12 @@ static void fi_advance(struct ca_check *check, const struct ca_state *state, int
 	if (!fi->has_core_last[core] || ts > last)
 		fi->core_last_ts[core] = ts;
 	fi->has_core_last[core] = true;
+}
+
+static void fi_event(struct ca_check *check, const struct ca_state *state,
+		     const struct ca_event *ev)
+{
+	ca_kernelfi_event(to_fi(check), state, ev);
 }
 
 static void fi_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
@@ -132,9 +167,12 @@ static void fi_finish(struct ca_check *check, const struct ca_state *state, uint
 int ca_forcedidle_init(struct ca_forcedidle *fi)
 {
 	memset(fi, 0, sizeof(*fi));
+	for (int core = 0; core < CA_MAX_CPUS; core++)
+		fi->kcores[core].tentative_slot = -1;
 	fi->base.name = "forced-idle";
 	fi->base.advance = fi_advance;
 	fi->base.finish = fi_finish;
+	fi->base.event = fi_event;
 	return ca_pidmap_init(&fi->map);
 }
 

@@ -6,7 +6,8 @@
 
 /*
  * CPUs 0 and 1 run 100 and 101 (cookie 1); 102 and 103 (cookie 2) wait on
- * idle CPUs 2 and 3.  Intervals (from T0):
+ * idle CPUs 2 and 3.  Each wakeup on an idle CPU is a core-wide selection
+ * that leaves it forced idle; each switch a new one.  Periods (from T0):
  *   [2us, 3us)          CPU2 forced, CPU3 not seen yet: count 1, occupation 2
  *   [3us, 10ms+3us)     count 2, occupation 2
  *   [10ms+3us, +4us)    CPU0 idle and empty: count 2, occupation 1

@@ -1,0 +1,281 @@
+/*
+ * kernelfi.c - forced idle as the kernel charges it, selection by selection.
+ *
+ * The kernel decides forced idle only in pick_next_task().  Fast path: when
+ * nothing was enqueued or dequeued on the core since a sibling's core-wide
+ * selection, a CPU takes the pick that selection made for it, and nothing is
+ * accounted.  Slow path: an open forced-idle period is charged first; then,
+ * unless the core has no cookie, had no forced idle and this CPU's own pick
+ * has cookie 0, a new selection: the winner's cookie becomes the core's, each
+ * sibling keeps a compatible task, takes a queued task of that cookie, or
+ * goes idle.  Idle picks with runnable tasks count as forced idle; non-idle
+ * picks are the occupation; the period starts at the selection, so the
+ * winner is charged while the kicked sibling still runs.  A charge is the
+ * period x count / occupation (when either is above 1), added to each
+ * sibling's pick, or its current task once it took it, idle skipped.  Ticks
+ * charge what is open so far; a CPU whose last queued task migrates away
+ * while forced idle reschedules (sched_core_dequeue).
+ *
+ * From a trace, a slow path is a sched_switch that does not follow a pending
+ * pick; a selection's picks are read off the tasks each sibling runs and has
+ * queued, and the winner's cookie off the task the selecting CPU switches to.
+ * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
+ * wins: that selection is tentative until the woken task's own switch on
+ * that CPU shows it won (the selection it replaced then stands again, from
+ * the wakeup on) or anything else happens on the core (it stands).
+ */
+#include "coreaudit/state.h"
+#include "kernelfi.h"
+
+static uint64_t cookie_of(const struct ca_state *state, int pid)
+{
+	const struct ca_task *task;
+
+	if (pid <= 0)
+		return 0;
+	task = ca_tasks_find((struct ca_tasks *)&state->tasks, pid);
+	return task && task->is_cookie_known ? task->cookie : 0;
+}
+
+static int slot_of(const struct ca_state *state, int core, int cpu)
+{
+	for (int i = 0; i < state->topo.sibling_count[core]; i++)
+		if (state->topo.siblings[core][i] == cpu)
+			return i;
+	return -1;
+}
+
+/* The task on a CPU as the state knows it now: 0 idle, -1 unknown. */
+static int current_pid(const struct ca_state *state, int cpu)
+{
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	if (c->run == CA_CPU_UNKNOWN)
+		return -1;
+	return c->run == CA_CPU_TASK ? c->pid : 0;
+}
+
+/*
+ * Charge the open period up to @now to each sibling's pick, or its current
+ * task (@switching_pid stands for the state's on the CPU in @switching_slot).
+ */
+static void charge_period(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+			  uint64_t now, int switching_slot, int switching_pid)
+{
+	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
+	uint64_t delta;
+
+	if (!sel->count || now <= sel->start)
+		return;
+	delta = now - sel->start;
+	sel->start = now;
+	if (!sel->occupation)
+		return;
+	if (sel->count > 1 || sel->occupation > 1)
+		delta = delta * sel->count / sel->occupation;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int pid;
+
+		if (sel->is_pending[i])
+			pid = sel->pick[i];
+		else if (i == switching_slot)
+			pid = switching_pid;
+		else
+			pid = current_pid(state, state->topo.siblings[core][i]);
+		if (pid > 0)
+			ca_kernelfi_charge_task(fi, pid, delta);
+	}
+}
+
+/* A queued task of @cookie on @cpu (non-zero cookies only), or 0. */
+static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cookie)
+{
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	if (!cookie)
+		return 0;
+	for (int q = 0; q < c->queued_count; q++)
+		if (cookie_of(state, c->queued[q]) == cookie)
+			return c->queued[q];
+	return 0;
+}
+
+/*
+ * The core cookie: the cookie of the task the selecting CPU switches to; when
+ * it goes idle, a sibling's winner: what it runs, else what it has queued.
+ */
+static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, int next)
+{
+	if (next > 0)
+		return cookie_of(state, next);
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int pid = i == slot ? 0 : current_pid(state, state->topo.siblings[core][i]);
+
+		if (pid > 0)
+			return cookie_of(state, pid);
+	}
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (i != slot && c->queued_count)
+			return cookie_of(state, c->queued[0]);
+	}
+	return 0;
+}
+
+/* A core-wide selection by the CPU in @slot, which switches to @next. */
+static void select_core(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+			int slot, int next, uint64_t now)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	struct ca_kfi_selection *sel = &k->sel;
+
+	sel->cookie = winner_cookie(state, core, slot, next);
+	sel->count = 0;
+	sel->occupation = 0;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int cpu = state->topo.siblings[core][i];
+		int current = i == slot ? next : current_pid(state, cpu);
+		int runnable = state->cpus[cpu].queued_count + (i != slot && current > 0);
+		int pick;
+
+		if (current < 0) {		/* unknown: leave it out */
+			sel->pick[i] = 0;
+			sel->is_pending[i] = false;
+			continue;
+		}
+		if (current > 0 && (i == slot || cookie_of(state, current) == sel->cookie))
+			pick = current;
+		else
+			pick = queued_of_cookie(state, cpu, sel->cookie);
+		sel->pick[i] = pick;
+		sel->is_pending[i] = pick != current;
+		if (pick)
+			sel->occupation++;
+		else if (runnable)
+			sel->count++;
+	}
+	k->pick_seq = k->task_seq;
+	sel->start = now;
+}
+
+/* The slow path of pick_next_task() on the CPU in @slot. */
+static void slow_path(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+		      int slot, int prev, int next, uint64_t now)
+{
+	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
+	bool had_forced_idle = sel->count > 0;
+
+	if (had_forced_idle)
+		charge_period(fi, state, core, now, slot, prev);
+	sel->count = 0;
+	sel->occupation = 0;
+	if (!sel->cookie && !had_forced_idle && !cookie_of(state, next)) {
+		/* No selection: the core has no cookie and this pick has none. */
+		sel->is_pending[slot] = false;
+		sel->pick[slot] = next;
+		return;
+	}
+	select_core(fi, state, core, slot, next, now);
+}
+
+/* The woken task's switch on the CPU of a tentative selection: it won. */
+static void revoke_tentative(struct ca_kfi_core *k)
+{
+	k->sel = k->before;
+	k->pick_seq = k->before_pick_seq;
+}
+
+static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+		      const struct ca_event *ev)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	struct ca_kfi_selection *sel = &k->sel;
+	int slot = slot_of(state, core, ev->cpu);
+	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
+
+	if (slot < 0)
+		return;
+	if (k->tentative_slot == slot && prev == 0 && next > 0)
+		revoke_tentative(k);
+	if (prev > 0 && !ev->sw.is_prev_runnable)
+		k->task_seq++;		/* prev dequeued before the pick */
+	if (k->pick_seq == k->task_seq && sel->is_pending[slot] && sel->pick[slot] == next) {
+		sel->is_pending[slot] = false;	/* fast path: takes its pick */
+		return;
+	}
+	k->tentative_slot = -1;		/* a new selection supersedes it */
+	slow_path(fi, state, core, slot, prev, next, ev->ts);
+}
+
+/* sched_core_dequeue: the last queued task left a forced-idle CPU. */
+static void on_dequeue_from(struct ca_forcedidle *fi, const struct ca_state *state, int cpu,
+			    uint64_t now)
+{
+	int core = state->topo.core_of_cpu[cpu];
+	struct ca_kfi_core *k;
+
+	if (core < 0)
+		return;
+	k = &fi->kcores[core];
+	k->task_seq++;
+	k->tentative_slot = -1;
+	if (k->sel.count && state->cpus[cpu].run == CA_CPU_IDLE && !state->cpus[cpu].queued_count)
+		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now);
+}
+
+/*
+ * An enqueue.  On an idle CPU it always reschedules and selects: when a
+ * sibling's task wins, the CPU stays idle and no sched_switch shows it, so
+ * the selection is made here, tentatively.
+ */
+static void on_enqueue_to(struct ca_forcedidle *fi, const struct ca_state *state, int cpu,
+			  uint64_t now)
+{
+	int core = cpu >= 0 && cpu < CA_MAX_CPUS ? state->topo.core_of_cpu[cpu] : -1;
+	struct ca_kfi_core *k;
+	int slot;
+
+	if (core < 0)
+		return;
+	k = &fi->kcores[core];
+	k->task_seq++;
+	k->tentative_slot = -1;
+	if (state->cpus[cpu].run != CA_CPU_IDLE)
+		return;
+	slot = slot_of(state, core, cpu);
+	/* What stands again if the woken task wins: charged up to now. */
+	charge_period(fi, state, core, now, -1, 0);
+	k->before = k->sel;
+	k->before_pick_seq = k->pick_seq;
+	slow_path(fi, state, core, slot, 0, 0, now);
+	k->tentative_slot = slot;
+}
+
+void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
+		       const struct ca_event *ev)
+{
+	int core = state->topo.core_of_cpu[ev->cpu];
+
+	switch (ev->kind) {
+	case CA_EV_SWITCH:
+		if (core >= 0)
+			on_switch(fi, state, core, ev);
+		break;
+	case CA_EV_TICK:
+		/* A tentative period is charged whole, or not at all. */
+		if (core >= 0 && fi->kcores[core].tentative_slot < 0)
+			charge_period(fi, state, core, ev->ts, -1, 0);
+		break;
+	case CA_EV_WAKEUP:
+		on_enqueue_to(fi, state, ev->wakeup.target_cpu, ev->ts);
+		break;
+	case CA_EV_MIGRATE:
+		if (ev->migrate.orig_cpu >= 0 && ev->migrate.orig_cpu < CA_MAX_CPUS)
+			on_dequeue_from(fi, state, ev->migrate.orig_cpu, ev->ts);
+		on_enqueue_to(fi, state, ev->migrate.dest_cpu, ev->ts);
+		break;
+	default:
+		break;
+	}
+}
