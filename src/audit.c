@@ -12,6 +12,7 @@
 #include "coreaudit/stream.h"
 
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
+#define DEFAULT_CAUSE_GRACE_NS 200000ull	/* 200 us for unexplained windows: likewise */
 #define DEFAULT_LIST_LIMIT 10000
 
 struct run {
@@ -77,7 +78,11 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	if (ret)
 		return ret;
 	audit->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
+	if (audit->info.has_ipi_events && !audit->opts.has_grace)
+		audit->opts.grace_ns = DEFAULT_CAUSE_GRACE_NS;
 	ca_isolation_init(&audit->isolation, audit->opts.grace_ns, audit->opts.list_limit);
+	if (audit->info.has_ipi_events)
+		ca_isolation_use_causes(&audit->isolation, audit->opts.max_transition_ns);
 	ret = ca_forcedidle_init(&audit->forcedidle);
 	if (!ret)
 		ret = ca_state_add_check(&audit->state, &audit->isolation.base);
@@ -162,7 +167,14 @@ static void judge_failures(struct ca_audit *audit)
 	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count;
 	char a[32], b[32];
 
-	if (violations)
+	if (violations && audit->isolation.has_causes)
+		add_reason(audit, "%llu co-run window%s of different %s: unexplained at or over "
+			   "the grace period (%s)%s", (unsigned long long)violations,
+			   violations == 1 ? "" : "s",
+			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
+			   ca_format_duration(opts->grace_ns, a, sizeof(a)),
+			   opts->max_transition_ns ? ", or explained over --max-transition" : "");
+	else if (violations)
 		add_reason(audit, "%llu co-run window%s of different %s at or over the grace "
 			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
 			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
@@ -206,7 +218,7 @@ static void judge_unknowns(struct ca_audit *audit)
 			   audit->missed_switches == 1 ? "" : "s", describe_missed_cpus(audit));
 	if (unknown)
 		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
-			   "is unknown, or a switch is missing", (unsigned long long)unknown,
+			   "is unknown or changing, or a switch is missing", (unsigned long long)unknown,
 			   unknown == 1 ? "" : "s",
 			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
 					      sizeof(a)),
@@ -225,6 +237,10 @@ static void collect_warnings(struct ca_audit *audit)
 	    strcmp(audit->info.clock, "mono_raw"))
 		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
 			    "CPUs; record with -C mono", audit->info.clock);
+	if (!audit->isolation.has_causes)
+		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
+			    "unknown, judged by the grace period alone (record ipi:ipi_send_cpu, "
+			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
 	if (audit->opts.identity == CA_IDENTITY_COOKIE && state->cookie_source == CA_COOKIES_NONE)
 		add_warning(audit, "no cookie source in the trace (no cs_switch probe, no "
 			    "prctl events, no coreaudit-cookie markers): cookies are unknown");

@@ -22,6 +22,8 @@ struct ca_audit_options {
 	enum ca_identity identity;
 	bool assume_unknown_cookie_zero;
 	uint64_t grace_ns;
+	bool has_grace;			/* given by the user: keep it whatever the trace */
+	uint64_t max_transition_ns;	/* 0: explained windows never fail */
 	double max_forced_idle_pct;	/* < 0: no threshold */
 	int64_t max_starvation_ns;	/* < 0: no threshold */
 	size_t list_limit;

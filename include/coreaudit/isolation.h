@@ -24,6 +24,16 @@ enum ca_window_kind {
 	CA_WINDOW_KIND_COUNT,
 };
 
+/* Why the sibling that had to leave was still running (DESIGN.md). */
+enum ca_window_cause {
+	CA_CAUSE_RESCHED_IPI,		/* a reschedule IPI to it since its switch-in */
+	CA_CAUSE_RESCHED_WAKEUP,	/* a wakeup on it had set need-resched */
+	CA_CAUSE_RESCHED_TICK,		/* its own tick, and it left before the next */
+	CA_CAUSE_UNEXPLAINED,		/* the kernel never asked it to leave */
+	CA_CAUSE_UNKNOWN,		/* no ipi events in the trace */
+	CA_CAUSE_COUNT,
+};
+
 struct ca_window_task {
 	int pid;
 	char comm[CA_COMM_LEN];
@@ -39,7 +49,46 @@ struct ca_window {
 	enum ca_window_kind kind;
 	bool is_open_at_end;	/* still open when the trace ended */
 	bool is_uncertain;	/* a missed switch: who ran is not known */
+	enum ca_window_cause cause;
+	int leaving_cpu;	/* the sibling that had to leave; -1 not known */
+	int evidence;		/* index into the evidence store, -1 none */
 	struct ca_window_task tasks[2];
+};
+
+/* What a sibling had pending when a window opened on it. */
+struct ca_leaving {
+	int cpu;		/* -1: neither sibling switched (a cookie changed) */
+	bool has_ipi;
+	bool has_wakeup;
+	bool has_tick;
+	uint64_t tick_seq;	/* its tick count then: a later tick refutes the tick */
+};
+
+/* Recent events of one CPU, shown around unexplained windows. */
+struct ca_trace_line {
+	uint64_t ts;
+	int cpu;
+	enum ca_event_kind kind;
+	int pid;		/* common_pid */
+	int a, b;		/* switch: prev, next; wakeup: pid, target; ipi: mask */
+};
+
+#define CA_RECENT_EVENTS 8
+#define CA_EVIDENCE_LINES 24
+#define CA_EVIDENCE_WINDOWS 64
+
+struct ca_evidence {
+	int count;
+	struct ca_trace_line lines[CA_EVIDENCE_LINES];
+};
+
+struct ca_cpu_causes {
+	uint64_t last_resched_ipi;
+	uint64_t last_local_wakeup;
+	uint64_t last_tick;
+	uint64_t tick_seq;
+	struct ca_trace_line recent[CA_RECENT_EVENTS];	/* ring */
+	int recent_next;
 };
 
 /* A closed window waiting for each CPU's next event to confirm what ran. */
@@ -51,6 +100,7 @@ struct ca_pending_window {
 struct ca_segment {
 	bool is_open;
 	uint64_t start;
+	struct ca_leaving leaving;
 	struct ca_window_task tasks[2];
 };
 
@@ -58,6 +108,13 @@ struct ca_segment {
 
 struct ca_isolation {
 	struct ca_check base;
+	bool has_causes;		/* the trace has ipi events */
+	uint64_t max_transition_ns;	/* 0: explained windows never fail */
+	struct ca_cpu_causes causes[CA_MAX_CPUS];
+	struct ca_durations by_cause[CA_CAUSE_COUNT];
+	struct ca_summary cause_summary[CA_CAUSE_COUNT];
+	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];
+	int evidence_count;
 	uint64_t grace_ns;
 	size_t list_limit;	/* windows kept with detail */
 	struct ca_segment segments[CA_MAX_CPUS][CA_MAX_SIBLINGS][CA_MAX_SIBLINGS];
@@ -87,6 +144,16 @@ struct ca_isolation {
  * Return: 0.
  */
 int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit);
+
+/**
+ * ca_isolation_use_causes() - classify windows by cause (the trace has ipi
+ *                             events): unexplained windows at or over the
+ *                             grace are violations, explained ones only over
+ *                             @max_transition_ns (0: never)
+ */
+void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns);
+
+const char *ca_window_cause_name(enum ca_window_cause cause);
 void ca_isolation_free(struct ca_isolation *iso);
 
 const char *ca_window_kind_name(enum ca_window_kind kind);

@@ -42,6 +42,7 @@ struct ca_cpu {
 	enum ca_cpu_run run;
 	int pid;		/* for CA_CPU_TASK */
 	uint32_t task_index;	/* its place in the task table (stable: never removed) */
+	uint64_t since;		/* when the current occupant (task or idle) began */
 	int *queued;		/* pids runnable here, not running */
 	int queued_count;
 	int queued_capacity;
@@ -62,6 +63,7 @@ struct ca_cpu {
 
 struct ca_pending_prctl {
 	int pid;		/* caller, 0 when the slot is free */
+	uint64_t enter_ts;
 	struct ca_prctl call;
 };
 
@@ -121,6 +123,12 @@ bool ca_state_identity(const struct ca_state *state, const struct ca_task *task,
  */
 bool ca_state_first_identity(const struct ca_state *state, const struct ca_task *task,
 			     uint64_t *value);
+
+/**
+ * ca_state_cookie_in_flight() - a prctl(PR_SCHED_CORE) that changes @pid's
+ *                               cookie has entered and not yet returned
+ */
+bool ca_state_cookie_in_flight(const struct ca_state *state, int pid);
 
 /** ca_state_cpu_task() - Return: the task running on @cpu, or NULL (idle or unknown). */
 const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu);

@@ -36,6 +36,9 @@ struct ca_task {
 	bool has_first_cookie;
 	bool is_prctl_touched;
 	uint64_t first_cookie;
+	/* The last prctl that changed it: the kernel set it somewhere in between. */
+	uint64_t cookie_change_from;
+	uint64_t cookie_change_to;
 	int tag;		/* 0: untagged, else index+1 into the tag names */
 	enum ca_task_where where;
 	int cpu;		/* for QUEUED and RUNNING */

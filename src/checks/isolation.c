@@ -21,9 +21,150 @@ static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_UNKNOWN] = "unknown",
 };
 
+static const char *const cause_names[CA_CAUSE_COUNT] = {
+	[CA_CAUSE_RESCHED_IPI] = "resched-ipi",
+	[CA_CAUSE_RESCHED_WAKEUP] = "resched-wakeup",
+	[CA_CAUSE_RESCHED_TICK] = "resched-tick",
+	[CA_CAUSE_UNEXPLAINED] = "unexplained",
+	[CA_CAUSE_UNKNOWN] = "unknown",
+};
+
+#define TICK_MERGE_NS 1000000ull	/* local_timer_entry and its hrtimer: one tick */
+#define EVIDENCE_BEFORE_NS 1000000ull	/* evidence shown from 1 ms before a window */
+
 const char *ca_window_kind_name(enum ca_window_kind kind)
 {
 	return (unsigned int)kind < CA_WINDOW_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+const char *ca_window_cause_name(enum ca_window_cause cause)
+{
+	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
+}
+
+/* Causes ------------------------------------------------------------------- */
+
+/*
+ * At a window's opening: the sibling that must leave is the one that did not
+ * just switch; what did it have pending since its own switch-in?
+ */
+static struct ca_leaving capture_leaving(const struct ca_isolation *iso,
+					 const struct ca_state *state, int cpu_a, int cpu_b)
+{
+	uint64_t since_a = state->cpus[cpu_a].since, since_b = state->cpus[cpu_b].since;
+	struct ca_leaving leaving = { .cpu = since_a < since_b ? cpu_a :
+					     since_b < since_a ? cpu_b : -1 };
+	const struct ca_cpu_causes *c;
+	uint64_t since;
+
+	if (leaving.cpu < 0)
+		return leaving;
+	c = &iso->causes[leaving.cpu];
+	since = state->cpus[leaving.cpu].since;
+	leaving.has_ipi = c->last_resched_ipi > since;
+	leaving.has_wakeup = c->last_local_wakeup > since;
+	leaving.has_tick = c->last_tick > since;
+	leaving.tick_seq = c->tick_seq;
+	return leaving;
+}
+
+/*
+ * IPI, local wakeup, local tick, and only then unexplained.  A tick that had
+ * set need-resched makes the CPU leave before its next tick: a window that
+ * outlived the leaving CPU's next tick had no pending request.
+ */
+static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
+					   const struct ca_leaving *leaving)
+{
+	if (!iso->has_causes)
+		return CA_CAUSE_UNKNOWN;
+	if (leaving->cpu < 0)
+		return CA_CAUSE_UNEXPLAINED;
+	if (leaving->has_ipi)
+		return CA_CAUSE_RESCHED_IPI;
+	if (leaving->has_wakeup)
+		return CA_CAUSE_RESCHED_WAKEUP;
+	if (leaving->has_tick && iso->causes[leaving->cpu].tick_seq == leaving->tick_seq)
+		return CA_CAUSE_RESCHED_TICK;
+	return CA_CAUSE_UNEXPLAINED;
+}
+
+static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
+{
+	struct ca_cpu_causes *c = &iso->causes[ev->cpu];
+	struct ca_trace_line *line = &c->recent[c->recent_next];
+
+	c->recent_next = (c->recent_next + 1) % CA_RECENT_EVENTS;
+	*line = (struct ca_trace_line){ .ts = ev->ts, .cpu = ev->cpu, .kind = ev->kind,
+					.pid = ev->pid };
+	if (ev->kind == CA_EV_SWITCH) {
+		line->a = ev->sw.prev_pid;
+		line->b = ev->sw.next_pid;
+	} else if (ev->kind == CA_EV_WAKEUP) {
+		line->a = ev->wakeup.pid;
+		line->b = ev->wakeup.target_cpu;
+	} else if (ev->kind == CA_EV_IPI) {
+		line->a = (int)ev->ipi.target_mask;
+		line->b = ev->ipi.is_resched;
+	}
+}
+
+static void track_causes(struct ca_isolation *iso, const struct ca_event *ev)
+{
+	struct ca_cpu_causes *c = &iso->causes[ev->cpu];
+
+	switch (ev->kind) {
+	case CA_EV_IPI:
+		for (int cpu = 0; ev->ipi.is_resched && cpu < 64 && cpu < CA_MAX_CPUS; cpu++)
+			if (ev->ipi.target_mask & (1ull << cpu))
+				iso->causes[cpu].last_resched_ipi = ev->ts;
+		break;
+	case CA_EV_WAKEUP:
+		if (ev->wakeup.target_cpu == ev->cpu)
+			c->last_local_wakeup = ev->ts;
+		break;
+	case CA_EV_TICK:
+		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
+			c->tick_seq++;
+			c->last_tick = ev->ts;
+		}
+		break;
+	default:
+		break;
+	}
+	if (ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
+		remember_event(iso, ev);
+}
+
+/* The recent events of both CPUs of an unexplained window, in time order. */
+static int keep_evidence(struct ca_isolation *iso, const struct ca_window *window)
+{
+	struct ca_evidence *e;
+	uint64_t from = window->start > EVIDENCE_BEFORE_NS ? window->start - EVIDENCE_BEFORE_NS : 0;
+
+	if (iso->evidence_count == CA_EVIDENCE_WINDOWS)
+		return -1;
+	e = &iso->evidence[iso->evidence_count];
+	e->count = 0;
+	for (int side = 0; side < 2; side++) {
+		const struct ca_cpu_causes *c = &iso->causes[window->cpus[side]];
+
+		for (int i = 0; i < CA_RECENT_EVENTS && e->count < CA_EVIDENCE_LINES; i++) {
+			const struct ca_trace_line *line = &c->recent[(c->recent_next + i) %
+								       CA_RECENT_EVENTS];
+
+			if (line->ts >= from && line->ts <= window->end && line->ts)
+				e->lines[e->count++] = *line;
+		}
+	}
+	for (int i = 1; i < e->count; i++)	/* insertion sort by time */
+		for (int j = i; j > 0 && e->lines[j].ts < e->lines[j - 1].ts; j--) {
+			struct ca_trace_line t = e->lines[j];
+
+			e->lines[j] = e->lines[j - 1];
+			e->lines[j - 1] = t;
+		}
+	return iso->evidence_count++;
 }
 
 static struct ca_isolation *to_isolation(struct ca_check *check)
@@ -126,12 +267,22 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	uint64_t length = window->end - window->start;
 	int ret;
 
-	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known)
+	bool is_explained = window->cause != CA_CAUSE_UNEXPLAINED &&
+			    window->cause != CA_CAUSE_UNKNOWN;
+
+	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known) {
 		window->kind = CA_WINDOW_UNKNOWN;
+		window->cause = CA_CAUSE_UNKNOWN;	/* not judged, so no cause either */
+	} else if (is_explained)
+		window->kind = iso->max_transition_ns && length > iso->max_transition_ns ?
+			       CA_WINDOW_VIOLATION : CA_WINDOW_SKEW;
 	else if (length >= iso->grace_ns)
 		window->kind = CA_WINDOW_VIOLATION;
 	else
 		window->kind = CA_WINDOW_SKEW;
+	if (window->kind != CA_WINDOW_UNKNOWN &&
+	    ca_durations_add(&iso->by_cause[window->cause], length))
+		iso->base.error = -ENOMEM;
 	if (window->kind == CA_WINDOW_VIOLATION)
 		iso->per_core_violations[window->core]++;
 	ret = ca_durations_add(&iso->by_kind[window->kind], length);
@@ -238,6 +389,7 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 {
 	struct ca_isolation *iso = to_isolation(check);
 
+	track_causes(iso, ev);
 	if (ev->kind == CA_EV_LOST || !iso->pending_count)
 		return;
 	confirm_cpu(iso, &state->cpus[ev->cpu], ev->cpu, ev->ts);
@@ -250,17 +402,30 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	struct ca_window window = {
 		.core = core, .cpus = { cpu_a, cpu_b }, .start = seg->start, .end = ts,
 		.is_open_at_end = is_end, .is_uncertain = is_uncertain,
+		.cause = classify_cause(iso, &seg->leaving), .leaving_cpu = seg->leaving.cpu,
+		.evidence = -1,
 	};
 
 	seg->is_open = false;
 	if (ts <= seg->start)
 		return;
 	for (int i = 0; i < 2; i++) {
+		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks,
+							   seg->tasks[i].pid);
+
 		refine_identity(state, &seg->tasks[i], false);
 		window.tasks[i] = seg->tasks[i];
+		/* A prctl in flight during the window: which cookie held is unknown. */
+		if (task && task->cookie_change_to >= window.start &&
+		    task->cookie_change_from < window.end && task->cookie_change_to)
+			window.is_uncertain = true;
+		if (ca_state_cookie_in_flight(state, seg->tasks[i].pid))
+			window.is_uncertain = true;
 	}
 	if (is_same_identity(&window))
 		return;
+	if (window.cause == CA_CAUSE_UNEXPLAINED)
+		window.evidence = keep_evidence(iso, &window);
 	if (push_pending(iso, &window))
 		iso->base.error = -ENOMEM;
 }
@@ -317,6 +482,7 @@ static void update_pair(struct ca_isolation *iso, const struct ca_state *state, 
 		return;
 	seg->is_open = true;
 	seg->start = ts;
+	seg->leaving = capture_leaving(iso, state, cpu_a, cpu_b);
 	describe_task(state, a, &seg->tasks[0]);
 	describe_task(state, b, &seg->tasks[1]);
 }
@@ -369,6 +535,8 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	}
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);
+	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
+		iso->cause_summary[cause] = ca_durations_summary(&iso->by_cause[cause]);
 	iso->summary_all = ca_durations_summary(&iso->all);
 }
 
@@ -384,10 +552,18 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
 	return 0;
 }
 
+void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns)
+{
+	iso->has_causes = true;
+	iso->max_transition_ns = max_transition_ns;
+}
+
 void ca_isolation_free(struct ca_isolation *iso)
 {
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		ca_durations_free(&iso->by_kind[kind]);
+	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
+		ca_durations_free(&iso->by_cause[cause]);
 	ca_durations_free(&iso->all);
 	for (int core = 0; core < CA_MAX_CPUS; core++)
 		ca_durations_free(&iso->per_core_all[core]);

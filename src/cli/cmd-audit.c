@@ -21,6 +21,7 @@ static const struct option long_options[] = {
 	{ "topology", required_argument, NULL, 't' },
 	{ "tags", required_argument, NULL, 'T' },
 	{ "grace", required_argument, NULL, 'g' },
+	{ "max-transition", required_argument, NULL, 'M' },
 	{ "unknown-cookie", required_argument, NULL, 'U' },
 	{ "max-forced-idle", required_argument, NULL, 'F' },
 	{ "max-starvation", required_argument, NULL, 'S' },
@@ -42,7 +43,10 @@ void ca_cmd_audit_usage(void)
 	       "      --tags markers        judge isolation by coreaudit-tag markers instead of\n"
 	       "                            kernel cookies (any kernel)\n"
 	       "  -g, --grace DUR           co-run windows shorter than DUR are transition skew,\n"
-	       "                            longer ones violations (default 5ms)\n"
+	       "                            longer ones violations (default 5ms; with ipi\n"
+	       "                            events it applies to unexplained windows: 200us)\n"
+	       "      --max-transition DUR  fail when a window the kernel explained (a pending\n"
+	       "                            reschedule) lasts longer than DUR (default: never)\n"
 	       "      --unknown-cookie zero tasks whose cookie never shows in the trace had\n"
 	       "                            cookie 0 (default: unknown, verdict inconclusive)\n"
 	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"
@@ -56,7 +60,8 @@ void ca_cmd_audit_usage(void)
 	       "examples:\n"
 	       "  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
 	       "  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
-	       "  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n",
+	       "  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
+	       "  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n",
 	       DEFAULT_TOP);
 }
 
@@ -95,6 +100,11 @@ static int parse_option(int opt, const char *arg, struct ca_audit_options *opts,
 	case 'g':
 		if (ca_parse_duration(arg, &opts->grace_ns))
 			return bad_value("--grace", arg, "a duration with a unit, e.g. 2ms");
+		opts->has_grace = true;
+		return 0;
+	case 'M':
+		if (ca_parse_duration(arg, &opts->max_transition_ns) || !opts->max_transition_ns)
+			return bad_value("--max-transition", arg, "a duration with a unit, e.g. 2ms");
 		return 0;
 	case 'U':
 		if (strcmp(arg, "zero"))

@@ -71,12 +71,32 @@ static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON
 	fputs("],\n", out);
 }
 
+/* The events on both CPUs around an unexplained window. */
+static void write_evidence(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
+{
+	const struct ca_evidence *e;
+
+	if (w->evidence < 0)
+		return;
+	e = &audit->isolation.evidence[w->evidence];
+	fputs(", \"evidence\": [", out);
+	for (int i = 0; i < e->count; i++) {
+		const struct ca_trace_line *l = &e->lines[i];
+
+		fprintf(out, "%s{\"ts_ns\": %" PRIu64 ", \"cpu\": %d, \"event\": \"%s\", "
+			"\"pid\": %d, \"a\": %d, \"b\": %d}", i ? ", " : "", l->ts, l->cpu,
+			ca_event_kind_name(l->kind), l->pid, l->a, l->b);
+	}
+	fputc(']', out);
+}
+
 static void write_window(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
 {
 	fprintf(out, "      {\"core\": %d, \"cpus\": [%d, %d], \"start_ns\": %" PRIu64
-		", \"end_ns\": %" PRIu64 ", \"kind\": \"%s\", \"cause\": \"unknown\", "
-		"\"open_at_end\": %s, \"tasks\": [", w->core, w->cpus[0], w->cpus[1], w->start,
-		w->end, ca_window_kind_name(w->kind), w->is_open_at_end ? "true" : "false");
+		", \"end_ns\": %" PRIu64 ", \"kind\": \"%s\", \"cause\": \"%s\", "
+		"\"leaving_cpu\": %d, \"open_at_end\": %s, \"tasks\": [", w->core, w->cpus[0],
+		w->cpus[1], w->start, w->end, ca_window_kind_name(w->kind),
+		ca_window_cause_name(w->cause), w->leaving_cpu, w->is_open_at_end ? "true" : "false");
 	for (int i = 0; i < 2; i++) {
 		const struct ca_window_task *t = &w->tasks[i];
 
@@ -90,7 +110,9 @@ static void write_window(FILE *out, const struct ca_audit *audit, const struct c
 		else
 			fprintf(out, ", \"cookie\": %" PRIu64 "}", t->identity);
 	}
-	fputs("]}", out);
+	fputc(']', out);
+	write_evidence(out, audit, w);
+	fputc('}', out);
 }
 
 static void write_summary_fields(FILE *out, const struct ca_summary *s)
@@ -103,9 +125,6 @@ static void write_summary_fields(FILE *out, const struct ca_summary *s)
 static void write_windows(FILE *out, const struct ca_audit *audit)
 {
 	const struct ca_isolation *iso = &audit->isolation;
-	static const struct ca_summary none;
-	static const char *const causes[] = { "resched-ipi", "resched-wakeup", "resched-tick",
-					      "unexplained" };
 	const struct ca_window **sorted = ca_report_sorted_windows(audit);
 
 	fputs("  \"windows\": {", out);
@@ -115,15 +134,11 @@ static void write_windows(FILE *out, const struct ca_audit *audit)
 		fprintf(out, "%s\"%s\": ", kind ? ", " : "", ca_window_kind_name(kind));
 		write_summary(out, &iso->summary[kind]);
 	}
-	/* Causes are not classified yet: every window's cause is unknown. */
 	fputs("},\n    \"by_cause\": {", out);
-	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
-		fprintf(out, "\"%s\": ", causes[i]);
-		write_summary(out, &none);
-		fputs(", ", out);
+	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++) {
+		fprintf(out, "%s\"%s\": ", cause ? ", " : "", ca_window_cause_name(cause));
+		write_summary(out, &iso->cause_summary[cause]);
 	}
-	fputs("\"unknown\": ", out);
-	write_summary(out, &iso->summary_all);
 	fprintf(out, "},\n    \"listed\": %zu, \"not_listed\": %" PRIu64 ",\n    \"list\": [\n",
 		iso->list_count, iso->list_dropped);
 	for (size_t i = 0; sorted && i < iso->list_count; i++) {

@@ -86,6 +86,24 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 	}
 }
 
+static void write_cause_stats(FILE *out, const struct ca_audit *audit)
+{
+	if (!audit->isolation.has_causes) {
+		fprintf(out, "  causes unknown: no ipi events in the trace\n");
+		return;
+	}
+	fprintf(out, "\n%-38s %7s %11s %11s %11s %11s\n", "windows by cause", "count", "total",
+		"p50", "p99", "max");
+	for (int cause = 0; cause < CA_CAUSE_UNKNOWN; cause++) {
+		const struct ca_summary *s = &audit->isolation.cause_summary[cause];
+		char t[32], p50[32], p99[32], max[32];
+
+		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n",
+			ca_window_cause_name(cause), s->count, D(s->total_ns, t), D(s->p50_ns, p50),
+			D(s->p99_ns, p99), D(s->max_ns, max));
+	}
+}
+
 static void format_task(const struct ca_audit *audit, const struct ca_window_task *t,
 			char *buf, size_t len)
 {
@@ -108,17 +126,55 @@ static void write_windows(FILE *out, const struct ca_audit *audit, int top)
 		free(sorted);
 		return;
 	}
-	fprintf(out, "\nlongest windows\n  %-16s %10s %-5s %-6s %-10s %s\n", "start (s)",
-		"length", "core", "cpus", "kind", "tasks");
+	fprintf(out, "\nlongest windows\n  %-16s %10s %-5s %-6s %-10s %-14s %s\n", "start (s)",
+		"length", "core", "cpus", "kind", "cause", "tasks");
 	for (size_t i = 0; i < count && i < (size_t)top; i++) {
 		const struct ca_window *w = sorted[i];
 		char length[32], a[96], b[96];
 
 		format_task(audit, &w->tasks[0], a, sizeof(a));
 		format_task(audit, &w->tasks[1], b, sizeof(b));
-		fprintf(out, "  %-16.9f %10s %-5d %d,%-4d %-10s %s | %s%s\n", w->start / 1e9,
+		fprintf(out, "  %-16.9f %10s %-5d %d,%-4d %-10s %-14s %s | %s%s\n", w->start / 1e9,
 			D(w->end - w->start, length), w->core, w->cpus[0], w->cpus[1],
-			ca_window_kind_name(w->kind), a, b, w->is_open_at_end ? " (open at end)" : "");
+			ca_window_kind_name(w->kind), ca_window_cause_name(w->cause), a, b,
+			w->is_open_at_end ? " (open at end)" : "");
+	}
+	free(sorted);
+}
+
+static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
+{
+	fprintf(out, "      %.9f cpu%d %-18s pid %d", l->ts / 1e9, l->cpu,
+		ca_event_kind_name(l->kind), l->pid);
+	if (l->kind == CA_EV_SWITCH)
+		fprintf(out, "  %d ==> %d", l->a, l->b);
+	else if (l->kind == CA_EV_WAKEUP)
+		fprintf(out, "  wakes %d on cpu%d", l->a, l->b);
+	else if (l->kind == CA_EV_IPI)
+		fprintf(out, "  to cpus %#x%s", (unsigned int)l->a, l->b ? " (reschedule)" : "");
+	fputc('\n', out);
+}
+
+/* The unexplained windows, longest first, each with the events around it. */
+static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_window **sorted = ca_report_sorted_windows(audit);
+	int shown = 0;
+
+	for (size_t i = 0; sorted && i < audit->isolation.list_count && shown < top; i++) {
+		const struct ca_window *w = sorted[i];
+		char length[32];
+
+		if (w->cause != CA_CAUSE_UNEXPLAINED || w->kind == CA_WINDOW_UNKNOWN)
+			continue;
+		if (!shown++)
+			fprintf(out, "\nunexplained windows: no reschedule request to the sibling "
+				"that had to leave\n");
+		fprintf(out, "  %.9f %s on core %d, cpu%d had to leave\n", w->start / 1e9,
+			D(w->end - w->start, length), w->core, w->leaving_cpu);
+		for (int l = 0; w->evidence >= 0 &&
+				l < audit->isolation.evidence[w->evidence].count; l++)
+			write_evidence_line(out, &audit->isolation.evidence[w->evidence].lines[l]);
 	}
 	free(sorted);
 }
@@ -162,7 +218,9 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_trace(out, audit);
 	write_cores(out, audit);
 	write_window_stats(out, audit);
+	write_cause_stats(out, audit);
 	write_windows(out, audit, opts->top);
+	write_unexplained(out, audit, opts->top);
 	write_forced_idle(out, audit, opts->top);
 }
 

@@ -67,7 +67,7 @@ static int field_string(const char *fields, const char *key, char *dst, size_t l
 		if (!at_word || *p != '=')
 			continue;
 		p++;
-		size_t n = strcspn(p, " ");
+		size_t n = strcspn(p, " \t\r\n");
 
 		if (n >= len)
 			n = len - 1;
@@ -346,9 +346,18 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 		ev->ipi.target_mask = parse_cpu_list(list);
 		return 0;
 	}
-	if (!strcmp(name, "local_timer_entry") || !strcmp(name, "hrtimer_expire_entry")) {
+	if (!strcmp(name, "local_timer_entry")) {
 		ev->kind = CA_EV_TICK;
 		return 0;
+	}
+	if (!strcmp(name, "hrtimer_expire_entry")) {
+		char function[64];
+
+		/* Only the tick's timer: "function=tick_nohz_handler/0x0" */
+		ev->kind = CA_EV_TICK;
+		if (field_string(fields, "function", function, sizeof(function)))
+			return -EINVAL;
+		return strncmp(function, "tick_", 5) ? 1 : 0;
 	}
 	return 1;	/* an event coreaudit does not use */
 }

@@ -31,6 +31,7 @@ enum field_id {
 	F_BUF,								/* print */
 	F_PREV_COOKIE, F_NEXT_COOKIE,					/* cs_switch */
 	F_CPU, F_CPUMASK, F_CALLBACK,					/* ipi */
+	F_FUNCTION,							/* hrtimer */
 	F_COUNT,
 };
 
@@ -39,12 +40,13 @@ static const char *const field_names[F_COUNT] = {
 	"comm", "pid", "target_cpu", "orig_cpu", "dest_cpu",
 	"parent_pid", "child_pid", "child_comm", "filename", "state", "cpu_id",
 	"option", "arg2", "arg3", "arg4", "arg5", "ret", "buf",
-	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback",
+	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback", "function",
 };
 
 struct decoder {
 	enum ca_event_kind kind;
 	bool is_new_task;	/* sched_wakeup_new */
+	bool is_hrtimer;	/* a tick only when its function is tick_* */
 	bool is_native;		/* the file's byte order is the host's */
 	struct tep_format_field *fields[F_COUNT];
 };
@@ -66,23 +68,24 @@ static const struct {
 	const char *name;
 	enum ca_event_kind kind;
 	bool is_new_task;
+	bool is_hrtimer;
 } wanted[] = {
-	{ "sched", "sched_switch", CA_EV_SWITCH, false },
-	{ "sched", "sched_wakeup", CA_EV_WAKEUP, false },
-	{ "sched", "sched_wakeup_new", CA_EV_WAKEUP, true },
-	{ "sched", "sched_migrate_task", CA_EV_MIGRATE, false },
-	{ "sched", "sched_process_fork", CA_EV_FORK, false },
-	{ "sched", "sched_process_exit", CA_EV_EXIT, false },
-	{ "sched", "sched_process_exec", CA_EV_EXEC, false },
-	{ "power", "cpu_idle", CA_EV_IDLE, false },
-	{ "syscalls", "sys_enter_prctl", CA_EV_PRCTL_ENTER, false },
-	{ "syscalls", "sys_exit_prctl", CA_EV_PRCTL_EXIT, false },
-	{ "ftrace", "print", CA_EV_MARKER, false },
-	{ NULL, "cs_switch", CA_EV_COOKIE, false },
-	{ "ipi", "ipi_send_cpu", CA_EV_IPI, false },
-	{ "ipi", "ipi_send_cpumask", CA_EV_IPI, false },
-	{ "irq_vectors", "local_timer_entry", CA_EV_TICK, false },
-	{ "timer", "hrtimer_expire_entry", CA_EV_TICK, false },
+	{ "sched", "sched_switch", CA_EV_SWITCH, false, false },
+	{ "sched", "sched_wakeup", CA_EV_WAKEUP, false, false },
+	{ "sched", "sched_wakeup_new", CA_EV_WAKEUP, true, false },
+	{ "sched", "sched_migrate_task", CA_EV_MIGRATE, false, false },
+	{ "sched", "sched_process_fork", CA_EV_FORK, false, false },
+	{ "sched", "sched_process_exit", CA_EV_EXIT, false, false },
+	{ "sched", "sched_process_exec", CA_EV_EXEC, false, false },
+	{ "power", "cpu_idle", CA_EV_IDLE, false, false },
+	{ "syscalls", "sys_enter_prctl", CA_EV_PRCTL_ENTER, false, false },
+	{ "syscalls", "sys_exit_prctl", CA_EV_PRCTL_EXIT, false, false },
+	{ "ftrace", "print", CA_EV_MARKER, false, false },
+	{ NULL, "cs_switch", CA_EV_COOKIE, false, false },
+	{ "ipi", "ipi_send_cpu", CA_EV_IPI, false, false },
+	{ "ipi", "ipi_send_cpumask", CA_EV_IPI, false, false },
+	{ "irq_vectors", "local_timer_entry", CA_EV_TICK, false, false },
+	{ "timer", "hrtimer_expire_entry", CA_EV_TICK, false, true },
 };
 
 #define WANTED_COUNT (sizeof(wanted) / sizeof(wanted[0]))
@@ -349,6 +352,7 @@ static int build_decoders(struct ca_source *source, struct tracedat *td)
 			d = &td->decoders[td->decoder_count++];
 			d->kind = wanted[w].kind;
 			d->is_new_task = wanted[w].is_new_task;
+			d->is_hrtimer = wanted[w].is_hrtimer;
 			d->is_native = td->is_native;
 			for (int f = 0; f < F_COUNT; f++)
 				d->fields[f] = tep_find_field(events[i], field_names[f]);
@@ -384,6 +388,15 @@ static int record_pid(const struct tracedat *td, const struct tep_record *rec)
 	return pid;
 }
 
+/* An hrtimer expiry is the tick when its function is tick_* (kallsyms of the trace). */
+static bool is_tick_timer(const struct tracedat *td, const struct decoder *d,
+			  const struct tep_record *rec)
+{
+	const char *name = tep_find_function(td->tep, read_unsigned(d->fields[F_FUNCTION], rec));
+
+	return name && !strncmp(name, "tick_", 5);
+}
+
 static int emit_record(struct tracedat *td, struct tep_record *rec, ca_event_fn fn, void *ctx)
 {
 	int id = record_type(td, rec);
@@ -401,7 +414,7 @@ static int emit_record(struct tracedat *td, struct tep_record *rec, ca_event_fn 
 		if (ret)
 			return ret;
 	}
-	if (!d)
+	if (!d || (d->is_hrtimer && !is_tick_timer(td, d, rec)))
 		return 0;
 	ev.ts = rec->ts;
 	ev.cpu = rec->cpu;

@@ -121,12 +121,35 @@ void ca_identity_prctl_enter(struct ca_state *state, const struct ca_event *ev)
 	if (!slot)
 		return;
 	slot->pid = ev->pid;
+	slot->enter_ts = ev->ts;
 	slot->call = ev->prctl;
+}
+
+bool ca_state_cookie_in_flight(const struct ca_state *state, int pid)
+{
+	for (int i = 0; i < CA_MAX_PENDING_PRCTL; i++) {
+		const struct ca_pending_prctl *p = &state->pending[i];
+		int target = p->call.arg3 ? (int)p->call.arg3 : p->pid;
+
+		if (!p->pid || p->call.arg2 == CA_PR_SCHED_CORE_GET)
+			continue;
+		if (p->pid == pid || target == pid)
+			return true;
+	}
+	return false;
+}
+
+/* The kernel changed @task's cookie at some instant of [from, to]. */
+static void mark_change(struct ca_task *task, uint64_t from, uint64_t to)
+{
+	task->is_prctl_touched = true;
+	task->cookie_change_from = from;
+	task->cookie_change_to = to;
 }
 
 /* Set @cookie on the tasks @scope names around @target. */
 static void set_scope_cookie(struct ca_state *state, struct ca_task *target, int scope,
-			     bool is_known, uint64_t cookie)
+			     bool is_known, uint64_t cookie, uint64_t from, uint64_t to)
 {
 	if (scope == CA_SCOPE_PROCESS_GROUP)
 		state->prctl_group_scope_calls++;
@@ -137,14 +160,14 @@ static void set_scope_cookie(struct ca_state *state, struct ca_task *target, int
 
 		if (!is_in_scope || task->pid == 0)
 			continue;
-		task->is_prctl_touched = true;
+		mark_change(task, from, to);
 		task->is_cookie_known = is_known;
 		task->cookie = is_known ? cookie : 0;
 	}
 }
 
 static int apply_prctl(struct ca_state *state, int caller_pid, const struct ca_prctl *call,
-		       uint64_t ts)
+		       uint64_t from, uint64_t ts)
 {
 	int target_pid = call->arg3 ? (int)call->arg3 : caller_pid;
 	struct ca_task *caller, *target;
@@ -158,13 +181,14 @@ static int apply_prctl(struct ca_state *state, int caller_pid, const struct ca_p
 	ca_state_begin_all(state, ts);
 	switch (call->arg2) {
 	case CA_PR_SCHED_CORE_CREATE:
-		set_scope_cookie(state, target, scope, true, state->next_prctl_cookie++);
+		set_scope_cookie(state, target, scope, true, state->next_prctl_cookie++, from, ts);
 		break;
 	case CA_PR_SCHED_CORE_SHARE_TO:
-		set_scope_cookie(state, target, scope, caller->is_cookie_known, caller->cookie);
+		set_scope_cookie(state, target, scope, caller->is_cookie_known, caller->cookie, from,
+				 ts);
 		break;
 	case CA_PR_SCHED_CORE_SHARE_FROM:
-		caller->is_prctl_touched = true;
+		mark_change(caller, from, ts);
 		caller->is_cookie_known = target->is_cookie_known;
 		caller->cookie = target->cookie;
 		break;
@@ -179,15 +203,17 @@ int ca_identity_prctl_exit(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_pending_prctl *slot = pending_slot(state, ev->pid);
 	struct ca_prctl call;
+	uint64_t from;
 
 	if (!slot || slot->pid != ev->pid || ev->pid <= 0)
 		return 0;
 	call = slot->call;
+	from = slot->enter_ts;
 	slot->pid = 0;
 	raise_source(state, CA_COOKIES_PRCTL);
 	if (ev->prctl_ret != 0 || call.arg2 == CA_PR_SCHED_CORE_GET)
 		return 0;
-	return apply_prctl(state, ev->pid, &call, ev->ts);
+	return apply_prctl(state, ev->pid, &call, from, ev->ts);
 }
 
 /* Markers -------------------------------------------------------------------- */

@@ -147,10 +147,11 @@ static void task_set_running(struct ca_state *state, struct ca_task *task, int c
 /* CPU occupancy -------------------------------------------------------------- */
 
 /* Put @task on @cpu as its current task (NULL: idle). */
-static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task)
+static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task, uint64_t ts)
 {
 	struct ca_cpu *c = &state->cpus[cpu];
 
+	c->since = ts;
 	if (!task) {
 		c->run = CA_CPU_IDLE;
 		c->pid = 0;
@@ -166,7 +167,7 @@ static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task)
 	c->task_index = (uint32_t)(task - state->tasks.items);
 }
 
-static int cpu_set_current(struct ca_state *state, int cpu, int pid)
+static int cpu_set_current(struct ca_state *state, int cpu, int pid, uint64_t ts)
 {
 	struct ca_task *task = NULL;
 
@@ -175,7 +176,7 @@ static int cpu_set_current(struct ca_state *state, int cpu, int pid)
 		if (!task)
 			return -ENOMEM;
 	}
-	cpu_put_task(state, cpu, task);
+	cpu_put_task(state, cpu, task, ts);
 	return 0;
 }
 
@@ -204,7 +205,7 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		c->uncertain_to = ev->ts;
 	}
 	ca_state_begin_core(state, core, ev->ts);
-	ret = cpu_set_current(state, ev->cpu, current);
+	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
 	ca_state_end_core(state, core, ev->ts);
 	return ret;
 }
@@ -255,7 +256,7 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	}
 	if (next)
 		memcpy(next->comm, sw->next_comm, CA_COMM_LEN);
-	cpu_put_task(state, ev->cpu, next);
+	cpu_put_task(state, ev->cpu, next, ev->ts);
 	ca_state_end_core(state, core, ev->ts);
 	return ret;
 }

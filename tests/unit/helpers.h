@@ -37,5 +37,6 @@ Suite *isolation_suite(void);
 Suite *forcedidle_suite(void);
 Suite *cookies_suite(void);
 Suite *audit_suite(void);
+Suite *causes_suite(void);
 
 #endif

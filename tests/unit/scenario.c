@@ -71,3 +71,19 @@ void sc_prctl(struct trace_text *t, int cpu, uint64_t ts, int pid, int cmd, int 
 	trace_line(t, cpu, ts_text(ts + 1000, when, sizeof(when)), pid, "sys_exit_prctl",
 		   "0x%lx", ret);
 }
+
+void sc_ipi(struct trace_text *t, int cpu, uint64_t ts, int pid, int target)
+{
+	char when[32];
+
+	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, "ipi_send_cpu",
+		   "cpu=%d callsite=__schedule+0x759 callback=0x0", target);
+}
+
+void sc_tick(struct trace_text *t, int cpu, uint64_t ts, int pid)
+{
+	char when[32];
+
+	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, "local_timer_entry",
+		   "vector=236");
+}

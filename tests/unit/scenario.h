@@ -19,6 +19,8 @@ void sc_switch(struct trace_text *t, int cpu, uint64_t ts, int prev, const char 
 void sc_wakeup(struct trace_text *t, int cpu, uint64_t ts, int waker, int pid, int target);
 void sc_marker(struct trace_text *t, int cpu, uint64_t ts, int pid, const char *text);
 void sc_fork(struct trace_text *t, int cpu, uint64_t ts, int parent, int child);
+void sc_ipi(struct trace_text *t, int cpu, uint64_t ts, int pid, int target);
+void sc_tick(struct trace_text *t, int cpu, uint64_t ts, int pid);
 void sc_prctl(struct trace_text *t, int cpu, uint64_t ts, int pid, int cmd, int target,
 	      int scope, long ret);
 

@@ -193,7 +193,7 @@ START_TEST(test_text_other_events)
 	ck_assert_uint_eq(ev.cookie.next_cookie, 18446612682077474128ull);
 
 	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 3.525033: ipi_send_cpu: cpu=0 "
-					    "callsite=__schedule+0x759 callback=0x0", &ev), 1);
+					    "callsite=__schedule+0x759 callback=0x0\n", &ev), 1);
 	ck_assert_uint_eq(ev.ipi.target_mask, 1);
 	ck_assert(ev.ipi.is_resched);
 

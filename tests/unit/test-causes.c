@@ -1,0 +1,169 @@
+/*
+ * test-causes.c - why the sibling that had to leave was still running: a
+ * reschedule IPI, a local wakeup, its own tick (refuted by its next tick),
+ * or nothing (unexplained, with the events around it).
+ *
+ * CPU1 runs 200 (cookie 9) from T0.  At 1 ms + 10 us CPU0 switches to 100
+ * (cookie 7); CPU1 leaves at @leave.  Each test adds the evidence before.
+ */
+#include "scenario.h"
+
+static void window_on_cpu1(struct trace_text *t, uint64_t leave)
+{
+	sc_switch(t, 0, T0 + 1 * MS + 10 * US, 0, "R", 100, true, 0, 7);
+	sc_switch(t, 1, leave, 200, "R", 0, true, 9, 0);
+	sc_switch(t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
+}
+
+static void start(struct trace_text *t)
+{
+	sc_switch(t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
+}
+
+static enum ca_exit_code run(struct trace_text *t, struct ca_audit *audit,
+			     uint64_t max_transition)
+{
+	struct ca_audit_options opts;
+
+	test_options(&opts, NULL);
+	opts.max_transition_ns = max_transition;
+	return audit_text(audit, t, &opts);
+}
+
+START_TEST(test_ipi_explains)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	sc_ipi(&t, 0, T0 + 1 * MS, 0, 1);
+	window_on_cpu1(&t, T0 + 2 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.opts.grace_ns, 200 * US);
+	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].count, 1);
+	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].total_ns, 990 * US);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
+	ck_assert_int_eq(audit.isolation.list[0].leaving_cpu, 1);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
+	ca_audit_free(&audit);
+
+	/* the kernel asked, but the window lasted longer than the team accepts */
+	ck_assert_int_eq(run(&t, &audit, 500 * US), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_unexplained_is_violation_with_evidence)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	const struct ca_evidence *e;
+
+	start(&t);
+	sc_ipi(&t, 0, T0 + 1 * MS, 0, 0);	/* to itself: not to the leaving CPU */
+	window_on_cpu1(&t, T0 + 2 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNEXPLAINED].count, 1);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ck_assert_int_ge(audit.isolation.list[0].evidence, 0);
+	e = &audit.isolation.evidence[audit.isolation.list[0].evidence];
+	/* both IPIs (none to CPU1) and CPU0's switch in, in time order; CPU1's switch
+	 * out closes the window and is its end_ns */
+	ck_assert_int_eq(e->count, 3);
+	ck_assert_int_eq(e->lines[0].kind, CA_EV_IPI);
+	ck_assert_int_eq(e->lines[1].kind, CA_EV_IPI);
+	ck_assert_int_eq(e->lines[1].a, 1);	/* mask: CPU0 */
+	ck_assert_int_eq(e->lines[2].kind, CA_EV_SWITCH);
+	ck_assert_int_eq(e->lines[2].b, 100);
+	ck_assert_int_eq(e->lines[2].cpu, 0);
+	ca_audit_free(&audit);
+
+	/* shorter than the grace: skew, though unexplained */
+	trace_free(&t);
+	start(&t);
+	window_on_cpu1(&t, T0 + 1 * MS + 150 * US);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_local_wakeup_explains)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	sc_wakeup(&t, 1, T0 + 500 * US, 200, 300, 1);
+	window_on_cpu1(&t, T0 + 2 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_WAKEUP);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* A tick explains a window that ends before the leaving CPU's next tick. */
+START_TEST(test_tick_explains_until_the_next_tick)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	sc_tick(&t, 1, T0 + 900 * US, 200);
+	sc_tick(&t, 1, T0 + 920 * US, 200);	/* the same tick's hrtimer: one tick */
+	window_on_cpu1(&t, T0 + 3 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_TICK);
+	ca_audit_free(&audit);
+	trace_free(&t);
+
+	/* it outlived its next tick: that tick had set nothing */
+	start(&t);
+	sc_tick(&t, 1, T0 + 900 * US, 200);
+	sc_switch(&t, 0, T0 + 1 * MS + 10 * US, 0, "R", 100, true, 0, 7);
+	sc_tick(&t, 1, T0 + 4 * MS + 900 * US, 200);
+	sc_switch(&t, 1, T0 + 5 * MS, 200, "R", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* Without ipi events causes are unknown and the 5 ms grace decides. */
+START_TEST(test_no_ipi_events_causes_unknown)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
+	window_on_cpu1(&t, T0 + 2 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.opts.grace_ns, 5 * MS);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNKNOWN].count, 1);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+Suite *causes_suite(void)
+{
+	Suite *s = suite_create("causes");
+	TCase *tc = tcase_create("windows");
+
+	tcase_add_test(tc, test_ipi_explains);
+	tcase_add_test(tc, test_unexplained_is_violation_with_evidence);
+	tcase_add_test(tc, test_local_wakeup_explains);
+	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
+	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
+	suite_add_tcase(s, tc);
+	return s;
+}
