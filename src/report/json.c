@@ -165,8 +165,15 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit)
 	}
 	fputs("},\n    \"per_task\": [\n", out);
 	for (uint32_t i = 0; sorted && i < fi->task_count; i++) {
+		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->state.tasks,
+							   sorted[i]->pid);
+
 		fprintf(out, "      {\"pid\": %d, \"comm\": ", sorted[i]->pid);
 		write_string(out, sorted[i]->comm);
+		if (task && task->is_cookie_known)
+			fprintf(out, ", \"cookie\": %" PRIu64, task->cookie);
+		else
+			fputs(", \"cookie\": null", out);
 		fprintf(out, ", \"kernel_ns\": %" PRIu64 ", \"starved_ns\": %" PRIu64
 			", \"longest_starved_ns\": %" PRIu64 "}%s\n", sorted[i]->kernel_ns,
 			sorted[i]->starved_ns, sorted[i]->longest_starved_ns,

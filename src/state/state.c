@@ -261,11 +261,27 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	return ret;
 }
 
+/* Queue @task on @dest, telling the checks of both cores (it may leave one). */
+static int requeue(struct ca_state *state, struct ca_task *task, int dest, uint64_t ts)
+{
+	int from_core = task->where == CA_TASK_QUEUED ? core_of(state, task->cpu) : -1;
+	int to_core = core_of(state, dest);
+	int ret;
+
+	ca_state_begin_core(state, from_core, ts);
+	if (to_core != from_core)
+		ca_state_begin_core(state, to_core, ts);
+	ret = task_set_queued(state, task, dest);
+	ca_state_end_core(state, from_core, ts);
+	if (to_core != from_core)
+		ca_state_end_core(state, to_core, ts);
+	return ret;
+}
+
 static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 {
 	const struct ca_wakeup *w = &ev->wakeup;
 	struct ca_task *task = ca_tasks_get(&state->tasks, w->pid);
-	int from_core, to_core, ret;
 
 	if (!task)
 		return -ENOMEM;
@@ -275,37 +291,18 @@ static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 		return 0;
 	if (task->where == CA_TASK_QUEUED && task->cpu == w->target_cpu)
 		return 0;	/* already runnable there: nothing changes */
-	from_core = task->where == CA_TASK_QUEUED ? core_of(state, task->cpu) : -1;
-	to_core = core_of(state, w->target_cpu);
-	ca_state_begin_core(state, from_core, ev->ts);
-	if (to_core != from_core)
-		ca_state_begin_core(state, to_core, ev->ts);
-	ret = task_set_queued(state, task, w->target_cpu);
-	ca_state_end_core(state, from_core, ev->ts);
-	if (to_core != from_core)
-		ca_state_end_core(state, to_core, ev->ts);
-	return ret;
+	return requeue(state, task, w->target_cpu, ev->ts);
 }
 
 static int apply_migrate(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_task *task = ca_tasks_find(&state->tasks, ev->migrate.pid);
 	int dest = ev->migrate.dest_cpu;
-	int from_core, to_core, ret;
 
 	/* Only a queued task moves between queues; a waking one is placed by its wakeup. */
 	if (!task || task->where != CA_TASK_QUEUED || dest < 0 || dest >= CA_MAX_CPUS)
 		return 0;
-	from_core = core_of(state, task->cpu);
-	to_core = core_of(state, dest);
-	ca_state_begin_core(state, from_core, ev->ts);
-	if (to_core != from_core)
-		ca_state_begin_core(state, to_core, ev->ts);
-	ret = task_set_queued(state, task, dest);
-	ca_state_end_core(state, from_core, ev->ts);
-	if (to_core != from_core)
-		ca_state_end_core(state, to_core, ev->ts);
-	return ret;
+	return requeue(state, task, dest, ev->ts);
 }
 
 static int apply_fork(struct ca_state *state, const struct ca_event *ev)

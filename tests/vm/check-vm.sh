@@ -1,0 +1,102 @@
+#!/bin/bash
+# check-vm.sh - the real-kernel harness (make check-vm): builds (cached) a
+# CONFIG_SCHED_CORE kernel from Debian's linux-source-6.12, boots it under
+# QEMU with SMT topologies, records workloads, and holds coreaudit to what a
+# correct kernel must show.  TAP; skips with a reason when it cannot run.
+. "$(dirname "$0")/../e2e/tap.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+results=${COREAUDIT_VM_RESULTS:-$top_builddir/vm-results}
+compare="$top_srcdir/tests/e2e/compare-forceidle.py"
+seconds=${COREAUDIT_VM_SECONDS:-4}
+
+for tool in qemu-system-x86_64 trace-cmd gcc cpio; do
+	command -v $tool > /dev/null || { skip "$tool is not installed"; exit 0; }
+done
+[ -f /usr/src/linux-source-6.12.tar.xz ] || { skip "linux-source-6.12 is not installed"; exit 0; }
+
+kernel=$("$here/build-kernel.sh") || { fail "kernel build"; exit 0; }
+ok "kernel: $kernel"
+"$here/build-initramfs.sh" "$tap_tmp/initramfs.cpio.gz" || { fail "initramfs"; exit 0; }
+
+run() {	# run NAME VARIANT SMP GROUPS
+	local started=$SECONDS
+	if "$here/run-vm.sh" "$kernel" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" "$4" \
+		"$seconds" 2> "$tap_tmp/$1.err"; then
+		ok "$1: recorded in the guest ($2, $3: $4) in $((SECONDS - started)) s"
+	else
+		fail "$1: no trace from the guest"; sed 's/^/# /' "$tap_tmp/$1.err"
+	fi
+}
+
+audit() {	# audit NAME [OPTIONS]: JSON in $tap_tmp/NAME.json, exit code in $code
+	local name=$1; shift
+	"$coreaudit" audit "$@" --json "$results/$name/trace.dat" > "$tap_tmp/$name.json" \
+		2> "$tap_tmp/$name.audit.err"
+	code=$?
+}
+
+unexplained() { json_get "len([w for w in d['windows']['list'] if w['cause'] == 'unexplained'
+	and w['kind'] != 'unknown' and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
+
+show_windows() { json_get "'windows of %s: %d, by cause %s; skew p50 %.1f us, p99 %.1f us, max %.1f us' % ('$1',
+	d['windows']['count'], {k: v['count'] for k, v in d['windows']['by_cause'].items()},
+	d['windows']['by_kind']['skew']['p50_ns'] / 1e3, d['windows']['by_kind']['skew']['p99_ns'] / 1e3,
+	d['windows']['by_kind']['skew']['max_ns'] / 1e3)" < "$tap_tmp/$1.json" | sed 's/^/# /'; }
+
+# Forced idle per task within 2% or 1 ms of core_forceidle_sum, whichever is larger.
+check_forced_idle() {	# NAME PERCENT
+	python3 "$compare" "$tap_tmp/$1.json" "$results/$1/tasks.txt" > "$tap_tmp/$1.fi"
+	[ -s "$tap_tmp/$1.fi" ] || { fail "$1: no task figures"; return; }
+	while read -r pid group kernel ours error; do
+		check "$1: task $pid ($group) forced idle $ours ns vs kernel $kernel ns ($error%)" \
+			python3 -c "import sys; k, o = $kernel, $ours; sys.exit(abs(o - k) > max($2 / 100 * k, 1e6))"
+	done < "$tap_tmp/$1.fi"
+}
+
+# 1. Two cookie groups on 1 core x 2 threads.
+run cookies probe smt2 A:1:70:1:o,B:1:70:1:o
+audit cookies
+show_windows cookies
+check "cookies: passes (exit $code)" test "$code" = 0
+check "cookies: no unexplained window of 200 us or more" test "$(unexplained cookies)" = 0
+check_forced_idle cookies 2
+
+# 2. The same groups without cookies: tags must find them sharing the core.
+run nocookies probe smt2 A:1:70:0:o,B:1:70:0:o
+audit nocookies --tags markers
+check "nocookies: --tags markers finds the groups sharing the core (exit $code)" test "$code" = 1
+check "nocookies: violations between A and B" test "$(json_get "len([w for w in d['windows']['list']
+	if w['kind'] == 'violation' and {t['tag'] for t in w['tasks']} == {'A', 'B'}])" \
+	< "$tap_tmp/nocookies.json")" -gt 0
+audit cookies --tags markers
+check "cookies: with kernel cookies, --tags markers finds no violation (exit $code)" test "$code" = 0
+
+# 3. A cookie group beside an untagged (cookie 0) one.
+run mixed probe smt2 A:1:60:1:o,U:1:60:0:o
+audit mixed
+show_windows mixed
+check "mixed: no unexplained window of 200 us or more" test "$(unexplained mixed)" = 0
+check_forced_idle mixed 2
+
+# 4. SMT4: 1 core x 4 threads (4 vCPUs on this machine's 2 host cores: overcommitted).
+run smt4 probe smt4 A:2:60:1:o,B:2:60:1:o
+audit smt4
+show_windows smt4
+check "smt4: no unexplained window of 200 us or more" test "$(unexplained smt4)" = 0
+check_forced_idle smt4 8
+
+# 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET).
+run prctl prctl smt2 A:1:60:1:o,B:1:80:1:o
+audit prctl --unknown-cookie zero
+check "prctl: cookies rebuilt from prctl events" test \
+	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/prctl.json")" = prctl
+check "prctl: tasks share a rebuilt cookie exactly when the kernel's cookies are equal" python3 -c "
+import json, re
+ours = {t['pid']: t['cookie'] for t in json.load(open('$tap_tmp/prctl.json'))['forced_idle']['per_task']}
+kernel = {int(m[1]): m[2] for m in re.findall(r'task pid=(\d+) group=\S+ cookie=(\S+)', open('$results/prctl/tasks.txt').read())}
+pairs = [(a, b) for a in kernel for b in kernel if a < b]
+assert kernel and all(ours.get(p) is not None for p in kernel), (ours, kernel)
+assert all((kernel[a] == kernel[b]) == (ours[a] == ours[b]) for a, b in pairs), (ours, kernel)"
+check "prctl: no unexplained window of 200 us or more" test "$(unexplained prctl)" = 0
+check_forced_idle prctl 2
+exit 0

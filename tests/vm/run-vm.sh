@@ -1,0 +1,28 @@
+#!/bin/bash
+# run-vm.sh BZIMAGE INITRAMFS OUTDIR VARIANT SMP GROUPS SECONDS
+# Boot the harness guest under QEMU (TCG: nested KVM does not boot here) with
+# an SMT topology, record one workload, and leave trace.dat, tasks.txt and
+# console.log in OUTDIR.  VARIANT: probe | prctl.  SMP: smt2 (1 core x 2
+# threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
+# workload takes them, comma-separated.
+set -euo pipefail
+kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
+case $smp in
+smt2) smp_spec=2,sockets=1,cores=1,threads=2 ;;
+smt4) smp_spec=4,sockets=1,cores=1,threads=4 ;;
+*) echo "run-vm: SMP is smt2 or smt4" >&2; exit 2 ;;
+esac
+mkdir -p "$out"
+rm -f "$out/trace.dat" "$out/tasks.txt"
+timeout "${COREAUDIT_VM_TIMEOUT:-900}" qemu-system-x86_64 \
+	-accel tcg,thread=multi -cpu qemu64,+topoext -smp "$smp_spec" -m 1024 \
+	-kernel "$kernel" -initrd "$initramfs" \
+	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds" \
+	-device virtio-rng-pci \
+	-virtfs "local,path=$out,mount_tag=out,security_model=none,id=out" \
+	-nographic -no-reboot -monitor none < /dev/null > "$out/console.log" 2>&1 || true
+if [ ! -s "$out/trace.dat" ]; then
+	echo "run-vm: no trace from the guest; console:" >&2
+	tail -20 "$out/console.log" >&2
+	exit 3
+fi
