@@ -43,6 +43,13 @@ struct ca_cpu {
 	int pid;		/* for CA_CPU_TASK */
 	uint32_t task_index;	/* its place in the task table (stable: never removed) */
 	uint64_t since;		/* when the current occupant (task or idle) began */
+	/*
+	 * The task its last switch replaced.  Until the new occupant shows,
+	 * events of that task are the tail of the same __schedule (the context
+	 * switch comes after the sched_switch event), not a contradiction.
+	 */
+	int leaving_pid;
+	bool is_in_switch_tail;
 	int *queued;		/* pids runnable here, not running */
 	int queued_count;
 	int queued_capacity;

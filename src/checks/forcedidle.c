@@ -113,10 +113,14 @@ static void account_interval(struct ca_forcedidle *fi, const struct ca_state *st
 
 		if (c->run != CA_CPU_UNKNOWN)
 			fi->per_cpu_known_ns[cpu] += length;
-		if (c->run == CA_CPU_TASK && !is_cookie_of(state, c->pid, &running[running_count++]))
-			has_unknown = true;
+		if (c->run == CA_CPU_TASK) {
+			const struct ca_task *task = ca_state_cpu_task(state, cpu);
+
+			running[running_count++] = task->cookie;
+			has_unknown |= !task->is_cookie_known;
+		}
 	}
-	if (!running_count)
+	if (!running_count || running_count == count)
 		return;
 	for (int i = 0; i < count; i++) {
 		int cpu = state->topo.siblings[core][i];

@@ -132,7 +132,8 @@ static void track_causes(struct ca_isolation *iso, const struct ca_event *ev)
 	default:
 		break;
 	}
-	if (ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
+	/* The evidence shown for unexplained windows: only when causes are told. */
+	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
 		remember_event(iso, ev);
 }
 

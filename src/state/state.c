@@ -195,9 +195,14 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 	int believed = c->run == CA_CPU_TASK ? c->pid : 0;
 	int ret;
 
-	if (ev->kind == CA_EV_LOST || current < 0)
+	/* The cookie probe fires inside __schedule: its common_pid is the previous task. */
+	if (ev->kind == CA_EV_LOST || ev->kind == CA_EV_COOKIE || current < 0)
 		return 0;
-	if (c->run != CA_CPU_UNKNOWN && believed == current)
+	if (c->run != CA_CPU_UNKNOWN && believed == current) {
+		c->is_in_switch_tail = false;
+		return 0;
+	}
+	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind != CA_EV_SWITCH)
 		return 0;
 	if (c->run != CA_CPU_UNKNOWN) {
 		c->missed_switches++;
@@ -257,6 +262,8 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	if (next)
 		memcpy(next->comm, sw->next_comm, CA_COMM_LEN);
 	cpu_put_task(state, ev->cpu, next, ev->ts);
+	state->cpus[ev->cpu].leaving_pid = sw->prev_pid;
+	state->cpus[ev->cpu].is_in_switch_tail = sw->prev_pid != sw->next_pid;
 	ca_state_end_core(state, core, ev->ts);
 	return ret;
 }

@@ -67,6 +67,28 @@ END_TEST
  * contradiction came, keeps [1, 2] as a violation; [2, 5] and 101|200 [5, 9]
  * become unknown.
  */
+/* Events of the leaving task right after its switch come from inside __schedule. */
+START_TEST(test_switch_tail_is_no_contradiction)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	sc_switch(&t, 1, T0 + 2 * MS, 200, "R", 0, false, 0, 0);
+	sc_ipi(&t, 1, T0 + 2 * MS + 100, 200, 1);	/* irq_work in the tail: still 200 */
+	sc_wakeup(&t, 1, T0 + 3 * MS, 0, 200, 1);	/* the idle task shows: tail over */
+	sc_ipi(&t, 1, T0 + 4 * MS, 200, 0);		/* 200 again, but believed idle */
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.missed_switches, 1);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 START_TEST(test_contradiction_splits_windows)
 {
 	struct trace_text t = { 0 };
@@ -201,6 +223,7 @@ Suite *audit_suite(void)
 
 	tcase_add_test(tc, test_lost_events_inconclusive);
 	tcase_add_test(tc, test_missing_switch_inconclusive);
+	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
 	tcase_add_test(tc, test_topology_from_marker);
 	tcase_add_loop_test(tc, test_bad_input_rows, 0, sizeof(bad_rows) / sizeof(bad_rows[0]));

@@ -14,13 +14,13 @@ for tool in qemu-system-x86_64 trace-cmd gcc cpio; do
 done
 [ -f /usr/src/linux-source-6.12.tar.xz ] || { skip "linux-source-6.12 is not installed"; exit 0; }
 
-kernel=$("$here/build-kernel.sh") || { fail "kernel build"; exit 0; }
-ok "kernel: $kernel"
+bzimage=$("$here/build-kernel.sh") || { fail "kernel build"; exit 0; }
+ok "kernel: $bzimage"
 "$here/build-initramfs.sh" "$tap_tmp/initramfs.cpio.gz" || { fail "initramfs"; exit 0; }
 
 run() {	# run NAME VARIANT SMP GROUPS
 	local started=$SECONDS
-	if "$here/run-vm.sh" "$kernel" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" "$4" \
+	if "$here/run-vm.sh" "$bzimage" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" "$4" \
 		"$seconds" 2> "$tap_tmp/$1.err"; then
 		ok "$1: recorded in the guest ($2, $3: $4) in $((SECONDS - started)) s"
 	else
@@ -93,7 +93,7 @@ check "prctl: cookies rebuilt from prctl events" test \
 check "prctl: tasks share a rebuilt cookie exactly when the kernel's cookies are equal" python3 -c "
 import json, re
 ours = {t['pid']: t['cookie'] for t in json.load(open('$tap_tmp/prctl.json'))['forced_idle']['per_task']}
-kernel = {int(m[1]): m[2] for m in re.findall(r'task pid=(\d+) group=\S+ cookie=(\S+)', open('$results/prctl/tasks.txt').read())}
+kernel = {int(m[0]): m[1] for m in re.findall(r'task pid=(\d+) group=\S+ cookie=(\S+)', open('$results/prctl/tasks.txt').read())}
 pairs = [(a, b) for a in kernel for b in kernel if a < b]
 assert kernel and all(ours.get(p) is not None for p in kernel), (ours, kernel)
 assert all((kernel[a] == kernel[b]) == (ours[a] == ours[b]) for a, b in pairs), (ours, kernel)"
