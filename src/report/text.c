@@ -65,7 +65,7 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 
 static void write_window_stats(FILE *out, const struct ca_audit *audit)
 {
-	char grace[32], label[48];
+	char grace[32], label[80];
 
 	D(audit->opts.grace_ns, grace);
 	fprintf(out, "\nco-run windows of different %-10s %7s %11s %11s %11s %11s\n",
@@ -75,8 +75,12 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 		const struct ca_summary *s = &audit->isolation.summary[kind];
 		char t[32], p50[32], p99[32], max[32];
 
-		if (kind == CA_WINDOW_SKEW)
+		if (kind == CA_WINDOW_SKEW && audit->isolation.has_causes)
+			snprintf(label, sizeof(label), "skew (explained, or < %s)", grace);
+		else if (kind == CA_WINDOW_SKEW)
 			snprintf(label, sizeof(label), "skew (< %s)", grace);
+		else if (kind == CA_WINDOW_VIOLATION && audit->isolation.has_causes)
+			snprintf(label, sizeof(label), "violation (unexplained >= %s)", grace);
 		else if (kind == CA_WINDOW_VIOLATION)
 			snprintf(label, sizeof(label), "violation (>= %s)", grace);
 		else

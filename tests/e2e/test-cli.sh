@@ -41,6 +41,26 @@ else
 	skip "trace-cmd not installed: no report text to compare"
 fi
 
+# The real core-scheduling examples from the harness, against the kernel's own figures.
+cookies="$top_srcdir/examples/coresched-cookies"
+expect_exit 0 "coresched-cookies passes" "$coreaudit" audit --json "$cookies.dat"
+cp "$tap_tmp/out" "$tap_tmp/cookies.json"
+check "coresched-cookies: 1193 windows, all after a reschedule IPI, max 390 us" test \
+	"$(json_get "d['windows']['count'], d['windows']['by_cause']['resched-ipi']['count'], d['windows']['max_ns']" \
+	< "$tap_tmp/cookies.json")" = "1193 1193 390041"
+python3 "$top_srcdir/tests/e2e/compare-forceidle.py" "$tap_tmp/cookies.json" "$cookies.tasks" \
+	> "$tap_tmp/cookies.fi"
+check "coresched-cookies: forced idle per task within 2% of the kernel's ($(tr '\n' ' ' < "$tap_tmp/cookies.fi"))" \
+	python3 -c "import sys; e = [abs(float(l.split()[4])) for l in open('$tap_tmp/cookies.fi')]; sys.exit(len(e) != 2 or max(e) > 2)"
+nocookies="$top_srcdir/examples/coresched-nocookies"
+expect_exit 1 "coresched-nocookies with --tags markers: the groups shared the core" \
+	"$coreaudit" audit --tags markers "$nocookies.dat"
+"$coreaudit" audit --json "$nocookies.dat" > "$tap_tmp/nocookies.json"
+python3 "$top_srcdir/tests/e2e/compare-forceidle.py" "$tap_tmp/nocookies.json" "$nocookies.tasks" \
+	> "$tap_tmp/nocookies.fi"
+check "coresched-nocookies: no forced idle, as the kernel says" \
+	python3 -c "import sys; r = [l.split() for l in open('$tap_tmp/nocookies.fi')]; sys.exit(len(r) != 2 or any(x[2] != '0' or x[3] != '0' for x in r))"
+
 # Without the tags the cookies are unknown: never a clean verdict.
 expect_exit 4 "cookie identity without a cookie source is inconclusive" \
 	"$coreaudit" audit "$example"
