@@ -189,23 +189,21 @@ static void judge_failures(struct ca_audit *audit)
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
-static const char *describe_missed_cpus(struct ca_audit *audit)
+static const char *describe_missed_cpus(const struct ca_audit *audit, char *text, size_t len)
 {
-	static char text[128];
-	int used = 0;
+	size_t used = 0;
 
 	text[0] = '\0';
-	for (int cpu = 0; cpu < CA_MAX_CPUS && used < (int)sizeof(text); cpu++)
+	for (int cpu = 0; cpu < CA_MAX_CPUS && used < len; cpu++)
 		if (audit->state.cpus[cpu].missed_switches)
-			used += snprintf(text + used, sizeof(text) - used, "%s%d", used ? "," : "",
-					 cpu);
+			used += snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
 	return text;
 }
 
 static void judge_unknowns(struct ca_audit *audit)
 {
 	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
-	char a[32];
+	char a[32], cpus[128];
 
 	if (audit->lost_events)
 		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
@@ -215,7 +213,8 @@ static void judge_unknowns(struct ca_audit *audit)
 		add_reason(audit, "%llu event%s contradict the task believed current (CPU %s): "
 			   "sched_switch events are missing from the trace",
 			   (unsigned long long)audit->missed_switches,
-			   audit->missed_switches == 1 ? "" : "s", describe_missed_cpus(audit));
+			   audit->missed_switches == 1 ? "" : "s",
+			   describe_missed_cpus(audit, cpus, sizeof(cpus)));
 	if (unknown)
 		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
 			   "is unknown or changing, or a switch is missing", (unsigned long long)unknown,

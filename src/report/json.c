@@ -25,7 +25,12 @@ static void write_string(FILE *out, const char *text)
 	fputc('"', out);
 }
 
-static void write_summary_fields(FILE *out, const struct ca_summary *s);
+static void write_summary_fields(FILE *out, const struct ca_summary *s)
+{
+	fprintf(out, "\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
+		", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, s->count, s->total_ns,
+		s->p50_ns, s->p99_ns, s->max_ns);
+}
 
 static void write_summary(FILE *out, const struct ca_summary *s)
 {
@@ -113,13 +118,6 @@ static void write_window(FILE *out, const struct ca_audit *audit, const struct c
 	fputc(']', out);
 	write_evidence(out, audit, w);
 	fputc('}', out);
-}
-
-static void write_summary_fields(FILE *out, const struct ca_summary *s)
-{
-	fprintf(out, "\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
-		", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, s->count, s->total_ns,
-		s->p50_ns, s->p99_ns, s->max_ns);
 }
 
 static void write_windows(FILE *out, const struct ca_audit *audit)
