@@ -68,6 +68,26 @@ static void add_warning(struct ca_audit *audit, const char *fmt, ...)
 	va_end(args);
 }
 
+/*
+ * Rule windows have no cause: the rule file's grace, else --grace, else the
+ * 5 ms default (not the 200 us of unexplained cookie windows).
+ */
+static uint64_t policy_grace(const struct ca_audit *audit)
+{
+	if (audit->rules.has_grace)
+		return audit->rules.grace_ns;
+	return audit->opts.has_grace ? audit->opts.grace_ns : DEFAULT_GRACE_NS;
+}
+
+/* The rule file's thresholds, where the command line set none. */
+static void take_rule_thresholds(struct ca_audit *audit)
+{
+	if (!audit->opts.has_max_forced_idle && audit->rules.has_max_forced_idle)
+		audit->opts.max_forced_idle_pct = audit->rules.max_forced_idle_pct;
+	if (!audit->opts.has_max_starvation && audit->rules.has_max_starvation)
+		audit->opts.max_starvation_ns = (int64_t)audit->rules.max_starvation_ns;
+}
+
 static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 {
 	struct run *run = ctx;
@@ -88,6 +108,10 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = ca_state_add_check(&audit->state, &audit->isolation.base);
 	if (!ret)
 		ret = ca_state_add_check(&audit->state, &audit->forcedidle.base);
+	if (!ret && audit->has_rules)
+		ret = ca_policy_init(&audit->policy, &audit->rules, policy_grace(audit));
+	if (!ret && audit->has_rules)
+		ret = ca_state_add_check(&audit->state, &audit->policy.base);
 	run->is_ready = true;
 	return ret;
 }
@@ -179,6 +203,19 @@ static void judge_failures(struct ca_audit *audit)
 			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
 			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
 			   ca_format_duration(opts->grace_ns, a, sizeof(a)));
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->rules.relations[r];
+		uint64_t count = audit->policy.results[r].violations;
+
+		if (!count || rel->kind == CA_RELATION_TOGETHER)
+			continue;
+		add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s at or over %s",
+			   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+			   audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
+			   rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "",
+			   (unsigned long long)count, count == 1 ? "" : "s",
+			   ca_format_duration(audit->policy.grace_ns, b, sizeof(b)));
+	}
 	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
 		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",
 			   audit->forced_idle_pct, opts->max_forced_idle_pct);
@@ -236,6 +273,9 @@ static void collect_warnings(struct ca_audit *audit)
 	    strcmp(audit->info.clock, "mono_raw"))
 		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
 			    "CPUs; record with -C mono", audit->info.clock);
+	if (audit->has_rules && audit->rules.needs_uid_or_cgroup)
+		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
+			    "carry neither", audit->rules.path);
 	if (!audit->isolation.has_causes)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the grace period alone (record ipi:ipi_send_cpu, "
@@ -308,6 +348,13 @@ enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_opt
 
 	memset(audit, 0, sizeof(*audit));
 	audit->opts = *opts;
+	if (opts->rules_path) {
+		if (ca_rules_load(&audit->rules, opts->rules_path, audit->error,
+				  sizeof(audit->error)))
+			return CA_EXIT_USAGE;
+		audit->has_rules = true;
+		take_rule_thresholds(audit);
+	}
 	if (ca_source_open(&source, opts->path)) {
 		code = fail_input(audit, CA_EXIT_INPUT, "%s", source.error);
 		ca_source_close(&source);
@@ -323,6 +370,9 @@ enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_opt
 
 void ca_audit_free(struct ca_audit *audit)
 {
+	if (audit->has_rules && audit->policy.results)
+		ca_policy_free(&audit->policy);
+	ca_rules_free(&audit->rules);
 	ca_isolation_free(&audit->isolation);
 	ca_forcedidle_free(&audit->forcedidle);
 	ca_state_free(&audit->state);

@@ -11,6 +11,8 @@
 #include "exit.h"
 #include "forcedidle.h"
 #include "isolation.h"
+#include "policy.h"
+#include "rules.h"
 #include "source.h"
 #include "state.h"
 #include "topology.h"
@@ -27,6 +29,9 @@ struct ca_audit_options {
 	double max_forced_idle_pct;	/* < 0: no threshold */
 	int64_t max_starvation_ns;	/* < 0: no threshold */
 	size_t list_limit;
+	const char *rules_path;		/* NULL: no rule file */
+	bool has_max_forced_idle;
+	bool has_max_starvation;
 };
 
 enum ca_verdict {
@@ -44,6 +49,9 @@ struct ca_audit {
 	struct ca_state state;
 	struct ca_isolation isolation;
 	struct ca_forcedidle forcedidle;
+	bool has_rules;
+	struct ca_rules rules;
+	struct ca_policy policy;
 	enum ca_verdict verdict;
 	int reason_count;	/* failures first, then what is unknown */
 	int failure_count;

@@ -35,6 +35,8 @@ enum ca_event_kind {
 struct ca_switch {
 	int prev_pid;
 	int next_pid;
+	int prev_prio;		/* the kernel's prio: < 0 deadline, < 100 realtime */
+	int next_prio;
 	bool is_prev_runnable;	/* prev_state R or R+: still queued */
 	bool has_cookies;	/* filled from the paired cs_switch probe */
 	uint64_t prev_cookie;

@@ -40,6 +40,7 @@ struct ca_task {
 	uint64_t cookie_change_from;
 	uint64_t cookie_change_to;
 	int tag;		/* 0: untagged, else index+1 into the tag names */
+	int prio;		/* last seen in a sched_switch; 120 until then */
 	enum ca_task_where where;
 	int cpu;		/* for QUEUED and RUNNING */
 };

@@ -20,6 +20,7 @@ static const char short_options[] = "t:g:jh";
 static const struct option long_options[] = {
 	{ "topology", required_argument, NULL, 't' },
 	{ "tags", required_argument, NULL, 'T' },
+	{ "rules", required_argument, NULL, 'r' },
 	{ "grace", required_argument, NULL, 'g' },
 	{ "max-transition", required_argument, NULL, 'M' },
 	{ "unknown-cookie", required_argument, NULL, 'U' },
@@ -42,6 +43,8 @@ void ca_cmd_audit_usage(void)
 	       "                            marker in the trace)\n"
 	       "      --tags markers        judge isolation by coreaudit-tag markers instead of\n"
 	       "                            kernel cookies (any kernel)\n"
+	       "      --rules FILE          also hold the relations of a rule file\n"
+	       "                            (coreaudit-rules(5)): isolate, exclusive, together\n"
 	       "  -g, --grace DUR           co-run windows shorter than DUR are transition skew,\n"
 	       "                            longer ones violations (default 5ms; with ipi\n"
 	       "                            events it applies to unexplained windows: 200us)\n"
@@ -61,7 +64,8 @@ void ca_cmd_audit_usage(void)
 	       "  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
 	       "  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 	       "  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
-	       "  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n",
+	       "  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
+	       "  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	       DEFAULT_TOP);
 }
 
@@ -92,6 +96,9 @@ static int parse_option(int opt, const char *arg, struct ca_audit_options *opts,
 			return bad_value("--topology", arg, err);
 		opts->has_topology = true;
 		return 0;
+	case 'r':
+		opts->rules_path = arg;
+		return 0;
 	case 'T':
 		if (strcmp(arg, "markers"))
 			return bad_value("--tags", arg, "the only tag source is 'markers'");
@@ -114,11 +121,13 @@ static int parse_option(int opt, const char *arg, struct ca_audit_options *opts,
 	case 'F':
 		if (parse_percent(arg, &opts->max_forced_idle_pct))
 			return bad_value("--max-forced-idle", arg, "a percentage from 0 to 100");
+		opts->has_max_forced_idle = true;
 		return 0;
 	case 'S':
 		if (ca_parse_duration(arg, &ns) || ns > INT64_MAX)
 			return bad_value("--max-starvation", arg, "a duration with a unit, e.g. 50ms");
 		opts->max_starvation_ns = (int64_t)ns;
+		opts->has_max_starvation = true;
 		return 0;
 	case 'n':
 		*top = (int)strtol(arg, &end, 10);

@@ -177,8 +177,51 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit)
 			sorted[i]->starved_ns, sorted[i]->longest_starved_ns,
 			i + 1 < fi->task_count ? "," : "");
 	}
-	fputs("    ]}\n", out);
+	fputs("    ]}", out);
 	free(sorted);
+}
+
+static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
+{
+	const struct ca_relation *rel = &audit->rules.relations[r];
+	const struct ca_policy_result *res = &audit->policy.results[r];
+
+	fprintf(out, "      {\"kind\": \"%s\", \"line\": %d, \"tags\": [",
+		ca_relation_kind_name(rel->kind), rel->line);
+	write_string(out, audit->rules.names[rel->tags[0]]);
+	if (rel->tags[1] >= 0) {
+		fputs(", ", out);
+		write_string(out, audit->rules.names[rel->tags[1]]);
+	}
+	fputs("], ", out);
+	if (rel->kind == CA_RELATION_TOGETHER) {
+		fprintf(out, "\"runtime_ns\": %" PRIu64 ", \"shared_ns\": %" PRIu64 "}",
+			res->runtime_ns, res->shared_ns);
+		return;
+	}
+	fputs("\"windows\": ", out);
+	write_summary(out, &res->summary);
+	fprintf(out, ", \"violations\": %" PRIu64 ", \"worst\": [", res->violations);
+	for (int w = 0; w < res->worst_count; w++)
+		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+			", \"pids\": [%d, %d]}", w ? ", " : "", res->worst[w].core,
+			res->worst[w].start, res->worst[w].end, res->worst[w].pids[0],
+			res->worst[w].pids[1]);
+	fputs("]}", out);
+}
+
+static void write_rules(FILE *out, const struct ca_audit *audit)
+{
+	if (!audit->has_rules)
+		return;
+	fputs(",\n  \"rules\": {\"file\": ", out);
+	write_string(out, audit->rules.path);
+	fprintf(out, ", \"grace_ns\": %" PRIu64 ", \"relations\": [\n", audit->policy.grace_ns);
+	for (int r = 0; r < audit->rules.relation_count; r++) {
+		write_rule_result(out, audit, r);
+		fputs(r + 1 < audit->rules.relation_count ? ",\n" : "\n", out);
+	}
+	fputs("    ]}", out);
 }
 
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
@@ -192,5 +235,6 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 		audit->opts.grace_ns, audit->isolation.summary[CA_WINDOW_VIOLATION].count);
 	write_windows(out, audit);
 	write_forced_idle(out, audit);
-	fputs("}\n", out);
+	write_rules(out, audit);
+	fputs("\n}\n", out);
 }

@@ -216,6 +216,41 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
+static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top)
+{
+	const struct ca_relation *rel = &audit->rules.relations[r];
+	const struct ca_policy_result *res = &audit->policy.results[r];
+	char name[80], t[32], max[32], grace[32];
+
+	snprintf(name, sizeof(name), "%s %s%s%s", ca_relation_kind_name(rel->kind),
+		 audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
+		 rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "");
+	if (rel->kind == CA_RELATION_TOGETHER) {
+		fprintf(out, "  %-32s %s of its runtime beside another %s task (%.1f%%)\n", name,
+			D(res->shared_ns, t), audit->rules.names[rel->tags[0]],
+			res->runtime_ns ? 100.0 * res->shared_ns / res->runtime_ns : 0.0);
+		return;
+	}
+	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " at or over %s\n",
+		name, res->summary.count, D(res->summary.total_ns, t), D(res->summary.max_ns, max),
+		res->violations, D(audit->policy.grace_ns, grace));
+	for (int w = 0; w < res->worst_count && w < top && w < 3; w++) {
+		const struct ca_policy_window *pw = &res->worst[w];
+
+		fprintf(out, "      %.9f %s on core %d: pids %d and %d\n", pw->start / 1e9,
+			D(pw->end - pw->start, t), pw->core, pw->pids[0], pw->pids[1]);
+	}
+}
+
+static void write_rules(FILE *out, const struct ca_audit *audit, int top)
+{
+	if (!audit->has_rules)
+		return;
+	fprintf(out, "\nrules %s\n", audit->rules.path);
+	for (int r = 0; r < audit->rules.relation_count; r++)
+		write_rule_relation(out, audit, r, top);
+}
+
 void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
 	write_verdict(out, audit);
@@ -226,6 +261,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_windows(out, audit, opts->top);
 	write_unexplained(out, audit, opts->top);
 	write_forced_idle(out, audit, opts->top);
+	write_rules(out, audit, opts->top);
 }
 
 static const struct ca_report reports[] = {

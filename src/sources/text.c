@@ -115,9 +115,11 @@ static int parse_switch_plugin(const char *fields, struct ca_switch *sw)
 		return -EINVAL;
 	if (parse_comm_pid(fields, bracket, sw->prev_comm, &sw->prev_pid))
 		return -EINVAL;
+	sw->prev_prio = atoi(bracket + 2);
 	sw->is_prev_runnable = is_runnable_state(state, state_end - state);
 	fields = arrow + 5;
 	bracket = strstr(fields, " [");
+	sw->next_prio = bracket ? atoi(bracket + 2) : 120;
 	return parse_comm_pid(fields, bracket ? bracket : fields + strlen(fields),
 			      sw->next_comm, &sw->next_pid);
 }
@@ -138,6 +140,8 @@ static int parse_switch(const char *fields, struct ca_switch *sw)
 		return -EINVAL;
 	sw->prev_pid = (int)prev_pid;
 	sw->next_pid = (int)next_pid;
+	sw->prev_prio = field_number(fields, "prev_prio", &prev_pid) ? 120 : (int)prev_pid;
+	sw->next_prio = field_number(fields, "next_prio", &next_pid) ? 120 : (int)next_pid;
 	sw->is_prev_runnable = is_runnable_state(state, strlen(state));
 	return 0;
 }

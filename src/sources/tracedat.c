@@ -22,6 +22,7 @@ struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *r
 
 enum field_id {
 	F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID,	/* switch */
+	F_PREV_PRIO, F_NEXT_PRIO,
 	F_COMM, F_PID, F_TARGET_CPU,					/* wakeup */
 	F_ORIG_CPU, F_DEST_CPU,						/* migrate */
 	F_PARENT_PID, F_CHILD_PID, F_CHILD_COMM,			/* fork */
@@ -36,7 +37,7 @@ enum field_id {
 };
 
 static const char *const field_names[F_COUNT] = {
-	"prev_comm", "prev_pid", "prev_state", "next_comm", "next_pid",
+	"prev_comm", "prev_pid", "prev_state", "next_comm", "next_pid", "prev_prio", "next_prio",
 	"comm", "pid", "target_cpu", "orig_cpu", "dest_cpu",
 	"parent_pid", "child_pid", "child_comm", "filename", "state", "cpu_id",
 	"option", "arg2", "arg3", "arg4", "arg5", "ret", "buf",
@@ -193,6 +194,8 @@ static void decode_switch(const struct decoder *d, const struct tep_record *rec,
 
 	ev->sw.prev_pid = (int)read_signed(d->fields[F_PREV_PID], rec);
 	ev->sw.next_pid = (int)read_signed(d->fields[F_NEXT_PID], rec);
+	ev->sw.prev_prio = (int)read_signed(d->fields[F_PREV_PRIO], rec);
+	ev->sw.next_prio = (int)read_signed(d->fields[F_NEXT_PRIO], rec);
 	ev->sw.is_prev_runnable = (state & 0xff) == 0;
 	ev->sw.has_cookies = false;
 	read_comm(d, d->fields[F_PREV_COMM], rec, ev->sw.prev_comm);

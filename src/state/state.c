@@ -254,13 +254,16 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 					sw->next_pid, sw->next_cookie);
 	if (prev) {
 		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
+		prev->prio = sw->prev_prio;
 		if (sw->is_prev_runnable)
 			ret = task_set_queued(state, prev, ev->cpu);
 		else
 			task_set_sleeping(state, prev);
 	}
-	if (next)
+	if (next) {
 		memcpy(next->comm, sw->next_comm, CA_COMM_LEN);
+		next->prio = sw->next_prio;
+	}
 	cpu_put_task(state, ev->cpu, next, ev->ts);
 	state->cpus[ev->cpu].leaving_pid = sw->prev_pid;
 	state->cpus[ev->cpu].is_in_switch_tail = sw->prev_pid != sw->next_pid;

@@ -58,6 +58,7 @@ struct ca_task *ca_tasks_get(struct ca_tasks *tasks, int pid)
 	task->pid = pid;
 	task->tgid = pid;
 	task->cpu = -1;
+	task->prio = 120;
 	task->where = CA_TASK_UNSEEN;
 	/* The idle tasks (pid 0) are compatible with everything; give them cookie 0. */
 	task->is_cookie_known = pid == 0;

@@ -1,0 +1,71 @@
+/*
+ * policy.h - the rules check: the relations of a rule file (rules.h) held
+ * against what ran on every core.
+ *
+ * isolate A B and exclusive T are small automata per core (apart -> together
+ * -> apart) whose "together" intervals are windows: shorter than the grace,
+ * transition skew; longer, violations.  together G integrates how much of
+ * G's runtime shared a core with G.
+ */
+#ifndef COREAUDIT_POLICY_H
+#define COREAUDIT_POLICY_H
+
+#include "check.h"
+#include "pidmap.h"
+#include "rules.h"
+#include "stats.h"
+#include "topology.h"
+
+#define CA_POLICY_WORST 8
+
+struct ca_policy_window {
+	int core;
+	uint64_t start;
+	uint64_t end;
+	int pids[2];		/* the two tasks (exclusive: the T task, then the other) */
+};
+
+struct ca_policy_result {
+	/* isolate, exclusive: the automaton of each core */
+	bool is_together[CA_MAX_CPUS];
+	uint64_t since[CA_MAX_CPUS];
+	int pids[CA_MAX_CPUS][2];
+	struct ca_durations windows;
+	struct ca_summary summary;
+	uint64_t violations;
+	struct ca_policy_window worst[CA_POLICY_WORST];	/* longest first */
+	int worst_count;
+	/* together: G's runtime, and the part of it beside another G task */
+	uint64_t runtime_ns;
+	uint64_t shared_ns;
+};
+
+struct ca_policy_task {
+	int pid;
+	uint64_t tags;		/* bit per rule tag */
+	char comm[16];		/* the inputs the tags were computed from */
+	int prio_class;
+	bool is_cookie_known;
+	uint64_t cookie;
+	int marker_tag;
+	int tgid;
+};
+
+struct ca_policy {
+	struct ca_check base;
+	const struct ca_rules *rules;
+	uint64_t grace_ns;
+	uint64_t core_last_ts[CA_MAX_CPUS];
+	bool has_core_last[CA_MAX_CPUS];
+	struct ca_policy_result *results;	/* one per relation */
+	struct ca_pidmap map;
+	struct ca_policy_task *tasks;
+	uint32_t task_count;
+	uint32_t task_capacity;
+};
+
+/** ca_policy_init() - Return: 0, or -ENOMEM. */
+int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns);
+void ca_policy_free(struct ca_policy *policy);
+
+#endif

@@ -1,0 +1,285 @@
+/*
+ * policy.c - the relations of a rule file, held against the state.
+ *
+ * Tags are computed per task from its comm, pid, tgid, priority class,
+ * kernel cookie and marker tag, and recomputed only when one of those
+ * changes.  A task carries every tag whose rule matches it.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/policy.h"
+#include "coreaudit/state.h"
+
+static struct ca_policy *to_policy(struct ca_check *check)
+{
+	return (struct ca_policy *)check;
+}
+
+/* The kernel's prio: deadline below 0, realtime (fifo, rr) below 100. */
+static int prio_class(int prio)
+{
+	return prio < 0 ? 2 : prio < 100 ? 1 : 0;
+}
+
+static bool rule_matches(const struct ca_state *state, const struct ca_tag_rule *rule,
+			 const struct ca_task *task)
+{
+	switch (rule->match) {
+	case CA_MATCH_COMM:
+		return !fnmatch(rule->value, task->comm, 0);
+	case CA_MATCH_PID:
+		return task->pid == rule->number;
+	case CA_MATCH_TGID:
+		return task->tgid == rule->number;
+	case CA_MATCH_POLICY:
+		if (!strcmp(rule->value, "deadline"))
+			return prio_class(task->prio) == 2;
+		if (!strcmp(rule->value, "other"))
+			return prio_class(task->prio) == 0;
+		return prio_class(task->prio) == 1;	/* fifo, rr, realtime */
+	case CA_MATCH_COOKIE:
+		return task->is_cookie_known && (rule->is_any ? task->cookie != 0 :
+					       task->cookie == (uint64_t)rule->number);
+	case CA_MATCH_MARKER:
+		return task->tag && !strcmp(ca_tasks_tag_name(&state->tasks, task->tag), rule->value);
+	case CA_MATCH_UID:
+	case CA_MATCH_CGROUP:
+		return false;	/* scheduler traces carry neither */
+	}
+	return false;
+}
+
+static bool inputs_changed(const struct ca_policy_task *cached, const struct ca_task *task)
+{
+	return memcmp(cached->comm, task->comm, sizeof(cached->comm)) ||
+	       cached->prio_class != prio_class(task->prio) ||
+	       cached->is_cookie_known != task->is_cookie_known || cached->cookie != task->cookie ||
+	       cached->marker_tag != task->tag || cached->tgid != task->tgid;
+}
+
+static struct ca_policy_task *cached_task(struct ca_policy *policy, int pid, bool *is_new)
+{
+	int64_t index = ca_pidmap_get(&policy->map, pid);
+
+	*is_new = false;
+	if (index >= 0)
+		return &policy->tasks[index];
+	if (policy->task_count == policy->task_capacity) {
+		uint32_t capacity = policy->task_capacity ? policy->task_capacity * 2 : 64;
+		struct ca_policy_task *tasks = realloc(policy->tasks, capacity * sizeof(*tasks));
+
+		if (!tasks)
+			return NULL;
+		policy->tasks = tasks;
+		policy->task_capacity = capacity;
+	}
+	if (ca_pidmap_put(&policy->map, pid, policy->task_count))
+		return NULL;
+	*is_new = true;
+	return &policy->tasks[policy->task_count++];
+}
+
+/* The tags of @task (bit per rule tag). */
+static uint64_t tags_of(struct ca_policy *policy, const struct ca_state *state,
+			const struct ca_task *task)
+{
+	bool is_new;
+	struct ca_policy_task *cached = cached_task(policy, task->pid, &is_new);
+
+	if (!cached) {
+		policy->base.error = -ENOMEM;
+		return 0;
+	}
+	if (!is_new && !inputs_changed(cached, task))
+		return cached->tags;
+	cached->pid = task->pid;
+	memcpy(cached->comm, task->comm, sizeof(cached->comm));
+	cached->prio_class = prio_class(task->prio);
+	cached->is_cookie_known = task->is_cookie_known;
+	cached->cookie = task->cookie;
+	cached->marker_tag = task->tag;
+	cached->tgid = task->tgid;
+	cached->tags = 0;
+	for (int r = 0; r < policy->rules->tag_rule_count; r++)
+		if (rule_matches(state, &policy->rules->tag_rules[r], task))
+			cached->tags |= 1ull << policy->rules->tag_rules[r].tag;
+	return cached->tags;
+}
+
+/* Per core: what each sibling runs (pid, 0 idle or unknown) and its tags. */
+struct core_view {
+	int count;
+	int pids[CA_MAX_SIBLINGS];
+	uint64_t tags[CA_MAX_SIBLINGS];
+};
+
+static void view_core(struct ca_policy *policy, const struct ca_state *state, int core,
+		      struct core_view *view)
+{
+	view->count = state->topo.sibling_count[core];
+	for (int i = 0; i < view->count; i++) {
+		const struct ca_task *task = ca_state_cpu_task(state, state->topo.siblings[core][i]);
+
+		view->pids[i] = task ? task->pid : 0;
+		view->tags[i] = task ? tags_of(policy, state, task) : 0;
+	}
+}
+
+/* isolate A B: a sibling runs A while another runs B.  exclusive T: a sibling
+ * runs T while another runs anything. */
+static bool is_together(const struct ca_relation *rel, const struct core_view *view, int pids[2])
+{
+	uint64_t a = 1ull << rel->tags[0];
+	uint64_t b = rel->kind == CA_RELATION_ISOLATE ? 1ull << rel->tags[1] : ~0ull;
+
+	for (int i = 0; i < view->count; i++) {
+		if (!view->pids[i] || !(view->tags[i] & a))
+			continue;
+		for (int j = 0; j < view->count; j++) {
+			if (j == i || !view->pids[j] || !(view->tags[j] & b))
+				continue;
+			pids[0] = view->pids[i];
+			pids[1] = view->pids[j];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void keep_worst(struct ca_policy_result *res, const struct ca_policy_window *w)
+{
+	int at = res->worst_count < CA_POLICY_WORST ? res->worst_count++ : CA_POLICY_WORST - 1;
+
+	if (at == CA_POLICY_WORST - 1 && res->worst_count == CA_POLICY_WORST &&
+	    res->worst[at].end - res->worst[at].start >= w->end - w->start)
+		return;
+	res->worst[at] = *w;
+	for (; at > 0 && res->worst[at].end - res->worst[at].start >
+			 res->worst[at - 1].end - res->worst[at - 1].start; at--) {
+		struct ca_policy_window t = res->worst[at];
+
+		res->worst[at] = res->worst[at - 1];
+		res->worst[at - 1] = t;
+	}
+}
+
+static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
+			 uint64_t ts)
+{
+	struct ca_policy_window w = { .core = core, .start = res->since[core], .end = ts,
+				      .pids = { res->pids[core][0], res->pids[core][1] } };
+
+	res->is_together[core] = false;
+	if (ts <= w.start)
+		return;
+	if (ca_durations_add(&res->windows, ts - w.start))
+		policy->base.error = -ENOMEM;
+	if (ts - w.start >= policy->grace_ns)
+		res->violations++;
+	keep_worst(res, &w);
+}
+
+static void step_relation(struct ca_policy *policy, struct ca_policy_result *res,
+			  const struct ca_relation *rel, const struct core_view *view, int core,
+			  uint64_t ts)
+{
+	int pids[2];
+	bool is_now = is_together(rel, view, pids);
+
+	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
+				       pids[1] != res->pids[core][1]))
+		close_window(policy, res, core, ts);
+	if (is_now && !res->is_together[core]) {
+		res->is_together[core] = true;
+		res->since[core] = ts;
+		res->pids[core][0] = pids[0];
+		res->pids[core][1] = pids[1];
+	}
+}
+
+static void policy_update(struct ca_check *check, const struct ca_state *state, int core,
+			  uint64_t ts)
+{
+	struct ca_policy *policy = to_policy(check);
+	struct core_view view;
+
+	view_core(policy, state, core, &view);
+	for (int r = 0; r < policy->rules->relation_count; r++)
+		if (policy->rules->relations[r].kind != CA_RELATION_TOGETHER)
+			step_relation(policy, &policy->results[r], &policy->rules->relations[r],
+				      &view, core, ts);
+}
+
+/* together G: integrate G's runtime on the core, and the part beside another G task. */
+static void policy_advance(struct ca_check *check, const struct ca_state *state, int core,
+			   uint64_t ts)
+{
+	struct ca_policy *policy = to_policy(check);
+	uint64_t last = policy->core_last_ts[core];
+	struct core_view view;
+
+	policy->core_last_ts[core] = ts;
+	if (!policy->has_core_last[core] || ts <= last) {
+		policy->has_core_last[core] = true;
+		return;
+	}
+	view_core(policy, state, core, &view);
+	for (int r = 0; r < policy->rules->relation_count; r++) {
+		const struct ca_relation *rel = &policy->rules->relations[r];
+		uint64_t g = 1ull << rel->tags[0];
+		int running = 0;
+
+		if (rel->kind != CA_RELATION_TOGETHER)
+			continue;
+		for (int i = 0; i < view.count; i++)
+			running += view.pids[i] && (view.tags[i] & g);
+		policy->results[r].runtime_ns += (ts - last) * running;
+		if (running > 1)
+			policy->results[r].shared_ns += (ts - last) * running;
+	}
+}
+
+static void policy_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
+{
+	struct ca_policy *policy = to_policy(check);
+
+	for (int r = 0; r < policy->rules->relation_count; r++) {
+		struct ca_policy_result *res = &policy->results[r];
+
+		for (int core = 0; core < state->topo.core_count; core++)
+			if (res->is_together[core])
+				close_window(policy, res, core, end_ts);
+		res->summary = ca_durations_summary(&res->windows);
+	}
+}
+
+int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns)
+{
+	memset(policy, 0, sizeof(*policy));
+	policy->base.name = "policy";
+	policy->base.advance = policy_advance;
+	policy->base.update = policy_update;
+	policy->base.finish = policy_finish;
+	policy->rules = rules;
+	policy->grace_ns = grace_ns;
+	policy->results = calloc(rules->relation_count ? rules->relation_count : 1,
+				 sizeof(*policy->results));
+	if (!policy->results)
+		return -ENOMEM;
+	return ca_pidmap_init(&policy->map);
+}
+
+void ca_policy_free(struct ca_policy *policy)
+{
+	if (policy->results)
+		for (int r = 0; r < policy->rules->relation_count; r++)
+			ca_durations_free(&policy->results[r].windows);
+	free(policy->results);
+	free(policy->tasks);
+	ca_pidmap_free(&policy->map);
+	policy->results = NULL;
+	policy->tasks = NULL;
+}
