@@ -29,7 +29,7 @@ static const char *const cause_names[CA_CAUSE_COUNT] = {
 	[CA_CAUSE_UNKNOWN] = "unknown",
 };
 
-#define TICK_MERGE_NS 1000000ull	/* local_timer_entry and its hrtimer: one tick */
+#define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
 #define EVIDENCE_BEFORE_NS 1000000ull	/* evidence shown from 1 ms before a window */
 
 const char *ca_window_kind_name(enum ca_window_kind kind)

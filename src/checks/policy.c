@@ -133,13 +133,14 @@ static void view_core(struct ca_policy *policy, const struct ca_state *state, in
 static bool is_together(const struct ca_relation *rel, const struct core_view *view, int pids[2])
 {
 	uint64_t a = 1ull << rel->tags[0];
-	uint64_t b = rel->kind == CA_RELATION_ISOLATE ? 1ull << rel->tags[1] : ~0ull;
+	bool is_isolate = rel->kind == CA_RELATION_ISOLATE;
+	uint64_t b = is_isolate ? 1ull << rel->tags[1] : 0;
 
 	for (int i = 0; i < view->count; i++) {
 		if (!view->pids[i] || !(view->tags[i] & a))
 			continue;
 		for (int j = 0; j < view->count; j++) {
-			if (j == i || !view->pids[j] || !(view->tags[j] & b))
+			if (j == i || !view->pids[j] || (is_isolate && !(view->tags[j] & b)))
 				continue;
 			pids[0] = view->pids[i];
 			pids[1] = view->pids[j];

@@ -71,6 +71,17 @@ head -c 600000 "$example" > "$tap_tmp/truncated.dat"
 expect_exit 3 "truncated trace.dat" env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit -t 0,1 "$tap_tmp/truncated.dat"
 check "truncated file named" grep -q "truncated.dat: " "$tap_tmp/err"
 
+# Every shipped rule file parses, and a broken one is a usage error naming FILE:LINE:COL.
+for rules in "$top_srcdir"/rules/*.rules; do
+	"$coreaudit" audit --rules "$rules" "$top_srcdir/examples/coresched-cookies.dat" \
+		> /dev/null 2> "$tap_tmp/rules.err"
+	check "rules/$(basename "$rules") parses and audits (exit $?)" test ! -s "$tap_tmp/rules.err"
+done
+printf 'tag a comm x\nisolate a\n' > "$tap_tmp/bad.rules"
+expect_exit 2 "a rule file that does not parse" "$coreaudit" audit --rules "$tap_tmp/bad.rules" \
+	"$top_srcdir/examples/coresched-cookies.dat"
+check "its error names FILE:2:10" grep -q "bad.rules:2:10: missing words" "$tap_tmp/err"
+
 # Every long option of --help is in the man page.
 missing=""
 for opt in $("$coreaudit" audit --help | grep -o -- '--[a-z-]*' | sort -u); do

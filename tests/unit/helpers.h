@@ -38,5 +38,6 @@ Suite *forcedidle_suite(void);
 Suite *cookies_suite(void);
 Suite *audit_suite(void);
 Suite *causes_suite(void);
+Suite *rules_suite(void);
 
 #endif

@@ -71,6 +71,14 @@ check "nocookies: violations between A and B" test "$(json_get "len([w for w in 
 audit cookies --tags markers
 check "cookies: with kernel cookies, --tags markers finds no violation (exit $code)" test "$code" = 0
 
+# Rules: an isolate rule on groups the kernel did not isolate (found) and on
+# groups it did (clean).
+printf 'tag A marker A\ntag B marker B\nisolate A B\n' > "$tap_tmp/groups.rules"
+audit nocookies --rules "$tap_tmp/groups.rules"
+check "rules: isolate A B found on the groups without cookies (exit $code)" test "$code" = 1
+audit cookies --rules "$tap_tmp/groups.rules"
+check "rules: isolate A B holds on the groups with cookies (exit $code)" test "$code" = 0
+
 # 3. A cookie group beside an untagged (cookie 0) one.
 run mixed probe smt2 A:1:60:1:o,U:1:60:0:o
 audit mixed
@@ -84,6 +92,13 @@ audit smt4
 show_windows smt4
 check "smt4: no unexplained window of 200 us or more" test "$(unexplained smt4)" = 0
 check_forced_idle smt4 8
+
+# Rules: a SCHED_FIFO group with a cookie of its own is alone on its core.
+run realtime probe smt2 A:1:50:1:o,R:1:40:1:f
+printf 'tag R marker R\nexclusive R\n' > "$tap_tmp/rt.rules"
+audit realtime --rules "$tap_tmp/rt.rules"
+check "rules: exclusive R holds for the SCHED_FIFO group (exit $code)" test "$code" = 0
+json_get "d['rules']['relations'][0]['windows']" < "$tap_tmp/realtime.json" | sed 's/^/# exclusive R windows: /'
 
 # 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET).
 run prctl prctl smt2 A:1:60:1:o,B:1:80:1:o

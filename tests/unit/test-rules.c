@@ -1,0 +1,204 @@
+/*
+ * test-rules.c - the rule language: valid files, syntax errors and
+ * conflicting rules with their FILE:LINE:COL messages; then each relation
+ * held against hand-made traces.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coreaudit/rules.h"
+#include "scenario.h"
+
+static const struct {
+	const char *text;
+	const char *error;	/* NULL: valid */
+	int tags, tag_rules, relations;
+} rule_rows[] = {
+	{ "# nothing\n\n", NULL, 0, 0, 0 },
+	{ "tag vm-a comm qemu-a*\ntag vm-b cookie 0x2a\nisolate vm-a vm-b\n", NULL, 2, 2, 1 },
+	{ "tag rt policy fifo   # realtime\nexclusive rt\ngrace 1ms\nmax-starvation 20ms\n",
+	  NULL, 1, 1, 1 },
+	{ "tag g marker avx\ntag g comm avx-*\ntogether g\nmax-forced-idle 12.5\n", NULL, 1, 2, 1 },
+	{ "tag x pid 42\ntag y tgid 7\ntag z uid 1000\ntag w cgroup /vm\nisolate x y\n",
+	  NULL, 4, 4, 1 },
+	{ "tagg a comm x\n", "r.rules:1:1: unknown statement \"tagg\"", 0, 0, 0 },
+	{ "tag a comm\n", "r.rules:1:11: missing words: expected \"tag NAME MATCH VALUE\"",
+	  0, 0, 0 },
+	{ "tag a colour red\n", "r.rules:1:7: unknown match \"colour\"", 0, 0, 0 },
+	{ "tag a pid twelve\n", "r.rules:1:11: \"twelve\" is not a number", 0, 0, 0 },
+	{ "tag a policy batch\n", "r.rules:1:14: unknown policy \"batch\"", 0, 0, 0 },
+	{ "tag a$ comm x\n", "r.rules:1:6: '$' in tag name \"a$\"", 0, 0, 0 },
+	{ "tag a comm x\nisolate a a\n", "r.rules:2:11: a tag cannot be isolated from itself",
+	  0, 0, 0 },
+	{ "tag a comm x\ntag b comm y\nisolate a b\nisolate b a\n",
+	  "r.rules:4:1: repeats line 3", 0, 0, 0 },
+	{ "tag t comm x\nexclusive t\ntogether t\n",
+	  "r.rules:3:1: \"t\" cannot be both exclusive and together (line 2)", 0, 0, 0 },
+	{ "tag a comm x\nexclusive a b\n", "r.rules:2:13: unexpected \"b\"", 0, 0, 0 },
+	{ "grace 1ms\ngrace 2ms\n", "r.rules:2:1: grace is set twice", 0, 0, 0 },
+	{ "grace 5\n", "r.rules:1:7: \"5\" is not a duration", 0, 0, 0 },
+	{ "max-forced-idle 120\n", "r.rules:1:17: \"120\" is not a percentage", 0, 0, 0 },
+	{ "tag a comm x\nisolate a ghost\n", "r.rules:2:1: tag \"ghost\" is assigned by no tag rule",
+	  0, 0, 0 },
+};
+
+START_TEST(test_rule_rows)
+{
+	struct ca_rules rules;
+	char err[256] = "";
+	int ret = ca_rules_parse(&rules, "r.rules", rule_rows[_i].text, err, sizeof(err));
+
+	if (rule_rows[_i].error) {
+		ck_assert_int_eq(ret, -22);
+		ck_assert_msg(!strncmp(err, rule_rows[_i].error, strlen(rule_rows[_i].error)),
+			      "row %d: \"%s\"", _i, err);
+	} else {
+		ck_assert_msg(ret == 0, "row %d: %s", _i, err);
+		ck_assert_int_eq(rules.name_count, rule_rows[_i].tags);
+		ck_assert_int_eq(rules.tag_rule_count, rule_rows[_i].tag_rules);
+		ck_assert_int_eq(rules.relation_count, rule_rows[_i].relations);
+	}
+	ca_rules_free(&rules);
+}
+END_TEST
+
+/* A switch with priorities: "comm:pid [prio] STATE ==> comm:pid [prio]". */
+static void switch_prio(struct trace_text *t, int cpu, uint64_t ts, int prev, int prev_prio,
+			int next, int next_prio)
+{
+	char when[32], prev_comm[32], next_comm[32];
+
+	snprintf(when, sizeof(when), "%llu.%09llu", (unsigned long long)(ts / 1000000000ull),
+		 (unsigned long long)(ts % 1000000000ull));
+	snprintf(prev_comm, sizeof(prev_comm), prev ? "t%d" : "swapper/%d", prev ? prev : cpu);
+	snprintf(next_comm, sizeof(next_comm), next ? "t%d" : "swapper/%d", next ? next : cpu);
+	trace_line(t, cpu, when, prev, "sched_switch", "%s:%d [%d] S ==> %s:%d [%d]", prev_comm,
+		   prev, prev_prio, next_comm, next, next_prio);
+}
+
+static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_text *t,
+					  const char *rules_text)
+{
+	char path[] = "/tmp/coreaudit-rules-XXXXXX";
+	int fd = mkstemp(path);
+	struct ca_audit_options opts;
+	enum ca_exit_code code;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));
+	close(fd);
+	test_options(&opts, NULL);
+	opts.assume_unknown_cookie_zero = true;	/* the cookie checks stay quiet */
+	opts.rules_path = path;
+	code = audit_text(audit, t, &opts);
+	unlink(path);
+	return code;
+}
+
+/* A (marker) on CPU0 beside B on CPU1 for 10 ms, then beside C for 2 ms. */
+START_TEST(test_isolate)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	sc_marker(&t, 0, T0, 100, "coreaudit-tag pid=100 tag=A");
+	sc_marker(&t, 1, T0, 200, "coreaudit-tag pid=200 tag=B");
+	switch_prio(&t, 0, T0 + 1 * MS, 100, 120, 100, 120);	/* settles both */
+	switch_prio(&t, 1, T0 + 1 * MS, 200, 120, 200, 120);
+	switch_prio(&t, 1, T0 + 11 * MS, 200, 120, 300, 120);
+	switch_prio(&t, 1, T0 + 13 * MS, 300, 120, 0, 120);
+	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag A marker A\ntag B marker B\n"
+					  "isolate A B\n"), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 11 * MS);	/* from T0 */
+	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
+	ck_assert_int_eq(audit.policy.results[0].worst[0].pids[0], 100);
+	ck_assert_int_eq(audit.policy.results[0].worst[0].pids[1], 200);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], ":3: isolate A B: 1 window at or over"));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* A SCHED_FIFO task (prio 89) with a busy sibling for 3 ms, then an idle one. */
+START_TEST(test_exclusive_realtime)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	switch_prio(&t, 0, T0, 0, 120, 100, 89);
+	switch_prio(&t, 1, T0 + 1 * MS, 0, 120, 200, 120);
+	switch_prio(&t, 1, T0 + 4 * MS, 200, 120, 0, 120);
+	switch_prio(&t, 0, T0 + 20 * MS, 100, 89, 0, 120);
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy fifo\nexclusive rt\n"
+					  "grace 2ms\n"), CA_EXIT_FAIL);
+	ck_assert_uint_eq(audit.policy.grace_ns, 2 * MS);
+	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 3 * MS);
+	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
+	ca_audit_free(&audit);
+
+	/* a grace of 5 ms from the rule file: the 3 ms is skew */
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy realtime\nexclusive rt\n"
+					  "grace 5ms\n"), CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.policy.results[0].violations, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* Two avx tasks side by side for 10 ms, then one alone for 10 ms. */
+START_TEST(test_together_share)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	switch_prio(&t, 0, T0, 0, 120, 100, 120);
+	switch_prio(&t, 1, T0, 0, 120, 101, 120);
+	switch_prio(&t, 1, T0 + 10 * MS, 101, 120, 0, 120);
+	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag avx comm t10?\ntogether avx\n"),
+			 CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.policy.results[0].runtime_ns, 30 * MS);
+	ck_assert_uint_eq(audit.policy.results[0].shared_ns, 20 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+START_TEST(test_rules_errors_are_usage_errors)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	struct ca_audit_options opts;
+
+	switch_prio(&t, 0, T0, 0, 120, 100, 120);
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "isolate\n"), CA_EXIT_USAGE);
+	ck_assert_ptr_nonnull(strstr(audit.error, ":1:8: missing words"));
+	ca_audit_free(&audit);
+	test_options(&opts, NULL);
+	opts.rules_path = "/nonexistent.rules";
+	opts.path = "/nonexistent.dat";
+	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_EXIT_USAGE);
+	ck_assert_str_eq(audit.error, "/nonexistent.rules: No such file or directory");
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+Suite *rules_suite(void)
+{
+	Suite *s = suite_create("rules");
+	TCase *tc = tcase_create("language");
+
+	tcase_add_loop_test(tc, test_rule_rows, 0, sizeof(rule_rows) / sizeof(rule_rows[0]));
+	tcase_add_test(tc, test_isolate);
+	tcase_add_test(tc, test_exclusive_realtime);
+	tcase_add_test(tc, test_together_share);
+	tcase_add_test(tc, test_rules_errors_are_usage_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
