@@ -17,12 +17,19 @@
 
 struct ca_state;
 
+/* What changed on a core, for update(): a check may ignore what it does not read. */
+enum ca_change {
+	CA_CHANGE_RUN = 1 << 0,		/* what a CPU runs */
+	CA_CHANGE_QUEUE = 1 << 1,	/* a runqueue */
+	CA_CHANGE_IDENTITY = 1 << 2,	/* a task's cookie or tag */
+};
+
 struct ca_check {
 	const char *name;
 	void (*advance)(struct ca_check *check, const struct ca_state *state, int core,
 			uint64_t ts);
 	void (*update)(struct ca_check *check, const struct ca_state *state, int core,
-		       uint64_t ts);
+		       uint64_t ts, unsigned int changes);
 	void (*event)(struct ca_check *check, const struct ca_state *state,
 		      const struct ca_event *ev);
 	void (*finish)(struct ca_check *check, const struct ca_state *state, uint64_t end_ts);

@@ -489,10 +489,13 @@ static void update_pair(struct ca_isolation *iso, const struct ca_state *state, 
 }
 
 static void isolation_update(struct ca_check *check, const struct ca_state *state, int core,
-			     uint64_t ts)
+			     uint64_t ts, unsigned int changes)
 {
 	struct ca_isolation *iso = to_isolation(check);
 	int count = state->topo.sibling_count[core];
+
+	if (!(changes & (CA_CHANGE_RUN | CA_CHANGE_IDENTITY)))
+		return;		/* windows depend on who runs, not on who waits */
 
 	for (int i = 0; i < count; i++)
 		for (int j = i + 1; j < count; j++)

@@ -202,11 +202,13 @@ static void step_relation(struct ca_policy *policy, struct ca_policy_result *res
 }
 
 static void policy_update(struct ca_check *check, const struct ca_state *state, int core,
-			  uint64_t ts)
+			  uint64_t ts, unsigned int changes)
 {
 	struct ca_policy *policy = to_policy(check);
 	struct core_view view;
 
+	if (!(changes & (CA_CHANGE_RUN | CA_CHANGE_IDENTITY)))
+		return;		/* relations depend on who runs, not on who waits */
 	view_core(policy, state, core, &view);
 	for (int r = 0; r < policy->rules->relation_count; r++)
 		if (policy->rules->relations[r].kind != CA_RELATION_TOGETHER)

@@ -95,8 +95,9 @@ static const struct {
  * A number field.  In the host's byte order it is read in place (the common
  * case, and the hot path); otherwise libtraceevent swaps it.
  */
-static bool read_raw(const struct tep_format_field *field, const struct tep_record *rec,
-		     bool is_native, unsigned long long *value)
+static inline __attribute__((always_inline)) bool
+read_raw(const struct tep_format_field *field, const struct tep_record *rec, bool is_native,
+	 unsigned long long *value)
 {
 	if (!field || field->offset + field->size > rec->size)
 		return false;
@@ -113,8 +114,8 @@ static bool read_raw(const struct tep_format_field *field, const struct tep_reco
 	}
 }
 
-static int64_t read_signed_as(const struct tep_format_field *field, const struct tep_record *rec,
-			      bool is_native)
+static inline __attribute__((always_inline)) int64_t
+read_signed_as(const struct tep_format_field *field, const struct tep_record *rec, bool is_native)
 {
 	unsigned long long value = 0;
 
@@ -128,8 +129,8 @@ static int64_t read_signed_as(const struct tep_format_field *field, const struct
 	return (int64_t)value;
 }
 
-static uint64_t read_unsigned_as(const struct tep_format_field *field,
-				 const struct tep_record *rec, bool is_native)
+static inline __attribute__((always_inline)) uint64_t
+read_unsigned_as(const struct tep_format_field *field, const struct tep_record *rec, bool is_native)
 {
 	unsigned long long value = 0;
 

@@ -27,9 +27,9 @@ int ca_identity_marker(struct ca_state *state, const struct ca_event *ev);
 
 /* Hooks around a change that may touch any core (state.c). */
 void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts);
-void ca_state_end_core(struct ca_state *state, int core, uint64_t ts);
+void ca_state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned int changes);
 void ca_state_begin_all(struct ca_state *state, uint64_t ts);
-void ca_state_end_all(struct ca_state *state, uint64_t ts);
+void ca_state_end_all(struct ca_state *state, uint64_t ts);	/* identity changes */
 
 /**
  * ca_marker_field() - find "key=value" in a marker text

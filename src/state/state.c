@@ -53,13 +53,13 @@ void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts)
 			state->checks[i]->advance(state->checks[i], state, core, ts);
 }
 
-void ca_state_end_core(struct ca_state *state, int core, uint64_t ts)
+void ca_state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned int changes)
 {
 	if (core < 0)
 		return;
 	for (int i = 0; i < state->check_count; i++)
 		if (state->checks[i]->update)
-			state->checks[i]->update(state->checks[i], state, core, ts);
+			state->checks[i]->update(state->checks[i], state, core, ts, changes);
 }
 
 void ca_state_begin_all(struct ca_state *state, uint64_t ts)
@@ -71,7 +71,7 @@ void ca_state_begin_all(struct ca_state *state, uint64_t ts)
 void ca_state_end_all(struct ca_state *state, uint64_t ts)
 {
 	for (int core = 0; core < state->topo.core_count; core++)
-		ca_state_end_core(state, core, ts);
+		ca_state_end_core(state, core, ts, CA_CHANGE_IDENTITY);
 }
 
 static int core_of(const struct ca_state *state, int cpu)
@@ -211,7 +211,7 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 	}
 	ca_state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
-	ca_state_end_core(state, core, ev->ts);
+	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE);
 	return ret;
 }
 
@@ -267,7 +267,8 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	cpu_put_task(state, ev->cpu, next, ev->ts);
 	state->cpus[ev->cpu].leaving_pid = sw->prev_pid;
 	state->cpus[ev->cpu].is_in_switch_tail = sw->prev_pid != sw->next_pid;
-	ca_state_end_core(state, core, ev->ts);
+	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE |
+			  (sw->has_cookies ? CA_CHANGE_IDENTITY : 0));
 	return ret;
 }
 
@@ -282,9 +283,9 @@ static int requeue(struct ca_state *state, struct ca_task *task, int dest, uint6
 	if (to_core != from_core)
 		ca_state_begin_core(state, to_core, ts);
 	ret = task_set_queued(state, task, dest);
-	ca_state_end_core(state, from_core, ts);
+	ca_state_end_core(state, from_core, ts, CA_CHANGE_QUEUE);
 	if (to_core != from_core)
-		ca_state_end_core(state, to_core, ts);
+		ca_state_end_core(state, to_core, ts, CA_CHANGE_QUEUE);
 	return ret;
 }
 
@@ -360,7 +361,7 @@ static void apply_lost(struct ca_state *state, const struct ca_event *ev)
 		c->lost_ns += ev->ts - c->last_ts;
 	ca_state_begin_core(state, core, ev->ts);
 	c->run = CA_CPU_UNKNOWN;
-	ca_state_end_core(state, core, ev->ts);
+	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN);
 }
 
 static int apply_event(struct ca_state *state, const struct ca_event *ev)
