@@ -1,0 +1,424 @@
+/*
+ * decode.c - raw trace records (libtraceevent's struct tep_record) into
+ * normalised events, for any source that has a tep handle: trace.dat files
+ * (tracedat.c) and live tracefs buffers (live.c).  Fields are looked up once
+ * per event type; each record is then read in place when the byte order is
+ * the host's.  This file decodes; it decides nothing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+enum field_id {
+	F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID,	/* switch */
+	F_PREV_PRIO, F_NEXT_PRIO,
+	F_COMM, F_PID, F_TARGET_CPU,					/* wakeup */
+	F_ORIG_CPU, F_DEST_CPU,						/* migrate */
+	F_PARENT_PID, F_CHILD_PID, F_CHILD_COMM,			/* fork */
+	F_FILENAME,							/* exec */
+	F_STATE, F_CPU_ID,						/* cpu_idle */
+	F_OPTION, F_ARG2, F_ARG3, F_ARG4, F_ARG5, F_RET,		/* prctl */
+	F_BUF,								/* print */
+	F_PREV_COOKIE, F_NEXT_COOKIE,					/* cs_switch */
+	F_CPU, F_CPUMASK, F_CALLBACK,					/* ipi */
+	F_FUNCTION,							/* hrtimer */
+	F_COUNT,
+};
+
+static const char *const field_names[F_COUNT] = {
+	"prev_comm", "prev_pid", "prev_state", "next_comm", "next_pid", "prev_prio", "next_prio",
+	"comm", "pid", "target_cpu", "orig_cpu", "dest_cpu",
+	"parent_pid", "child_pid", "child_comm", "filename", "state", "cpu_id",
+	"option", "arg2", "arg3", "arg4", "arg5", "ret", "buf",
+	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback", "function",
+};
+
+struct decoder {
+	enum ca_event_kind kind;
+	bool is_new_task;	/* sched_wakeup_new */
+	bool is_hrtimer;	/* a tick only when its function is tick_* */
+	bool is_native;		/* the file's byte order is the host's */
+	struct tep_format_field *fields[F_COUNT];
+};
+
+static const struct {
+	const char *system;	/* NULL: any system */
+	const char *name;
+	enum ca_event_kind kind;
+	bool is_new_task;
+	bool is_hrtimer;
+} wanted[] = {
+	{ "sched", "sched_switch", CA_EV_SWITCH, false, false },
+	{ "sched", "sched_wakeup", CA_EV_WAKEUP, false, false },
+	{ "sched", "sched_wakeup_new", CA_EV_WAKEUP, true, false },
+	{ "sched", "sched_migrate_task", CA_EV_MIGRATE, false, false },
+	{ "sched", "sched_process_fork", CA_EV_FORK, false, false },
+	{ "sched", "sched_process_exit", CA_EV_EXIT, false, false },
+	{ "sched", "sched_process_exec", CA_EV_EXEC, false, false },
+	{ "power", "cpu_idle", CA_EV_IDLE, false, false },
+	{ "syscalls", "sys_enter_prctl", CA_EV_PRCTL_ENTER, false, false },
+	{ "syscalls", "sys_exit_prctl", CA_EV_PRCTL_EXIT, false, false },
+	{ "ftrace", "print", CA_EV_MARKER, false, false },
+	{ NULL, "cs_switch", CA_EV_COOKIE, false, false },
+	{ "ipi", "ipi_send_cpu", CA_EV_IPI, false, false },
+	{ "ipi", "ipi_send_cpumask", CA_EV_IPI, false, false },
+	{ "irq_vectors", "local_timer_entry", CA_EV_TICK, false, false },
+	{ "timer", "hrtimer_expire_entry", CA_EV_TICK, false, true },
+};
+
+#define WANTED_COUNT (sizeof(wanted) / sizeof(wanted[0]))
+
+/*
+ * A number field.  In the host's byte order it is read in place (the common
+ * case, and the hot path); otherwise libtraceevent swaps it.
+ */
+static inline __attribute__((always_inline)) bool
+read_raw(const struct tep_format_field *field, const struct tep_record *rec, bool is_native,
+	 unsigned long long *value)
+{
+	if (!field || field->offset + field->size > rec->size)
+		return false;
+	if (!is_native)
+		return !tep_read_number_field((struct tep_format_field *)field, rec->data, value);
+	const unsigned char *at = (const unsigned char *)rec->data + field->offset;
+
+	switch (field->size) {
+	case 1: *value = *at; return true;
+	case 2: { uint16_t v; memcpy(&v, at, 2); *value = v; return true; }
+	case 4: { uint32_t v; memcpy(&v, at, 4); *value = v; return true; }
+	case 8: { uint64_t v; memcpy(&v, at, 8); *value = v; return true; }
+	default: return false;
+	}
+}
+
+static inline __attribute__((always_inline)) int64_t
+read_signed_as(const struct tep_format_field *field, const struct tep_record *rec, bool is_native)
+{
+	unsigned long long value = 0;
+
+	if (!read_raw(field, rec, is_native, &value))
+		return -1;
+	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8) {
+		int shift = 64 - 8 * field->size;
+
+		return (int64_t)(value << shift) >> shift;
+	}
+	return (int64_t)value;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+read_unsigned_as(const struct tep_format_field *field, const struct tep_record *rec, bool is_native)
+{
+	unsigned long long value = 0;
+
+	read_raw(field, rec, is_native, &value);
+	return value;
+}
+
+/* The decoders below read through these, with the decoder's byte order. */
+#define read_signed(field, rec) read_signed_as((field), (rec), d->is_native)
+#define read_unsigned(field, rec) read_unsigned_as((field), (rec), d->is_native)
+
+/* A char[] field, fixed or __data_loc; returns its bytes and length. */
+static const char *field_bytes(const struct decoder *d, const struct tep_format_field *field,
+			       const struct tep_record *rec, int *len)
+{
+	int offset, size;
+
+	if (!field)
+		return NULL;
+	offset = field->offset;
+	size = field->size;
+	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc = (uint32_t)read_unsigned(field, rec);
+
+		offset = loc & 0xffff;
+		size = loc >> 16;
+		if (field->flags & TEP_FIELD_IS_RELATIVE)
+			offset += field->offset + field->size;
+	} else if (size == 0) {
+		size = rec->size - offset;	/* char buf[] at the end */
+	}
+	if (offset < 0 || size < 0 || offset + size > rec->size)
+		return NULL;
+	*len = size;
+	return (const char *)rec->data + offset;
+}
+
+static void read_comm(const struct decoder *d, const struct tep_format_field *field,
+		      const struct tep_record *rec, char dst[CA_COMM_LEN])
+{
+	int len = 0;
+	const char *bytes;
+
+	/* The kernel's char comm[16] (NUL-terminated within it): a plain copy. */
+	if (field && !(field->flags & TEP_FIELD_IS_DYNAMIC) && field->size == CA_COMM_LEN &&
+	    field->offset + CA_COMM_LEN <= rec->size) {
+		memcpy(dst, (const char *)rec->data + field->offset, CA_COMM_LEN);
+		dst[CA_COMM_LEN - 1] = '\0';
+		return;
+	}
+	bytes = field_bytes(d, field, rec, &len);
+	dst[0] = '\0';
+	if (bytes)
+		ca_copy_comm(dst, bytes, len);
+}
+
+static void decode_switch(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	/* prev_state 0, or only the preempt bit (TASK_REPORT_MAX, 0x100): still runnable. */
+	int64_t state = read_signed(d->fields[F_PREV_STATE], rec);
+
+	ev->sw.prev_pid = (int)read_signed(d->fields[F_PREV_PID], rec);
+	ev->sw.next_pid = (int)read_signed(d->fields[F_NEXT_PID], rec);
+	ev->sw.prev_prio = (int)read_signed(d->fields[F_PREV_PRIO], rec);
+	ev->sw.next_prio = (int)read_signed(d->fields[F_NEXT_PRIO], rec);
+	ev->sw.is_prev_runnable = (state & 0xff) == 0;
+	ev->sw.has_cookies = false;
+	read_comm(d, d->fields[F_PREV_COMM], rec, ev->sw.prev_comm);
+	read_comm(d, d->fields[F_NEXT_COMM], rec, ev->sw.next_comm);
+}
+
+static void decode_marker(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	int len = 0;
+	const char *bytes = field_bytes(d, d->fields[F_BUF], rec, &len);
+
+	if (!bytes)
+		len = 0;
+	if (len >= CA_MARKER_LEN)
+		len = CA_MARKER_LEN - 1;
+	memcpy(ev->marker, bytes ? bytes : "", len);
+	ev->marker[len] = '\0';
+	ev->marker[strcspn(ev->marker, "\n")] = '\0';
+}
+
+static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
+		       struct ca_event *ev)
+{
+	ev->ipi.is_resched = read_unsigned(d->fields[F_CALLBACK], rec) == 0;
+	ev->ipi.target_mask = 0;
+	if (d->fields[F_CPU]) {
+		int64_t cpu = read_signed(d->fields[F_CPU], rec);
+
+		if (cpu >= 0 && cpu < 64)
+			ev->ipi.target_mask = 1ull << cpu;
+	} else {
+		int len = 0;
+		const unsigned char *mask = (const unsigned char *)field_bytes(
+			d, d->fields[F_CPUMASK], rec, &len);
+
+		for (int i = 0; mask && i < len && i < 8; i++)
+			ev->ipi.target_mask |= (uint64_t)mask[i] << (8 * i);
+	}
+}
+
+static void decode_fields(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	struct tep_format_field *const *f = d->fields;
+
+	switch (d->kind) {
+	case CA_EV_SWITCH:
+		decode_switch(d, rec, ev);
+		break;
+	case CA_EV_WAKEUP:
+		ev->wakeup.pid = (int)read_signed(f[F_PID], rec);
+		ev->wakeup.target_cpu = (int)read_signed(f[F_TARGET_CPU], rec);
+		ev->wakeup.is_new = d->is_new_task;
+		read_comm(d, f[F_COMM], rec, ev->wakeup.comm);
+		break;
+	case CA_EV_MIGRATE:
+		ev->migrate.pid = (int)read_signed(f[F_PID], rec);
+		ev->migrate.orig_cpu = (int)read_signed(f[F_ORIG_CPU], rec);
+		ev->migrate.dest_cpu = (int)read_signed(f[F_DEST_CPU], rec);
+		break;
+	case CA_EV_FORK:
+		ev->fork.parent_pid = (int)read_signed(f[F_PARENT_PID], rec);
+		ev->fork.child_pid = (int)read_signed(f[F_CHILD_PID], rec);
+		read_comm(d, f[F_CHILD_COMM], rec, ev->fork.child_comm);
+		break;
+	case CA_EV_EXIT:
+		ev->task.pid = (int)read_signed(f[F_PID], rec);
+		read_comm(d, f[F_COMM], rec, ev->task.comm);
+		break;
+	case CA_EV_EXEC: {
+		char path[256] = "";
+		int len = 0;
+		const char *bytes = field_bytes(d, f[F_FILENAME], rec, &len);
+		const char *base;
+
+		if (bytes)
+			snprintf(path, sizeof(path), "%.*s", len, bytes);
+		base = strrchr(path, '/');
+		ev->task.pid = (int)read_signed(f[F_PID], rec);
+		ca_copy_comm(ev->task.comm, base ? base + 1 : path, CA_COMM_LEN);
+		break;
+	}
+	case CA_EV_IDLE:
+		ev->idle.state = (uint32_t)read_unsigned(f[F_STATE], rec);
+		ev->idle.cpu_id = (int)read_unsigned(f[F_CPU_ID], rec);
+		break;
+	case CA_EV_PRCTL_ENTER:
+		ev->prctl.option = read_signed(f[F_OPTION], rec);
+		ev->prctl.arg2 = read_signed(f[F_ARG2], rec);
+		ev->prctl.arg3 = read_signed(f[F_ARG3], rec);
+		ev->prctl.arg4 = read_signed(f[F_ARG4], rec);
+		ev->prctl.arg5 = read_signed(f[F_ARG5], rec);
+		break;
+	case CA_EV_PRCTL_EXIT:
+		ev->prctl_ret = read_signed(f[F_RET], rec);
+		break;
+	case CA_EV_MARKER:
+		decode_marker(d, rec, ev);
+		break;
+	case CA_EV_COOKIE:
+		ev->cookie.prev_pid = (int)read_signed(f[F_PREV_PID], rec);
+		ev->cookie.next_pid = (int)read_signed(f[F_NEXT_PID], rec);
+		ev->cookie.prev_cookie = read_unsigned(f[F_PREV_COOKIE], rec);
+		ev->cookie.next_cookie = read_unsigned(f[F_NEXT_COOKIE], rec);
+		break;
+	case CA_EV_IPI:
+		decode_ipi(d, rec, ev);
+		break;
+	case CA_EV_TICK:
+	case CA_EV_LOST:
+	case CA_EV_KIND_COUNT:
+		break;
+	}
+}
+
+static bool matches(const struct tep_event *event, size_t i)
+{
+	if (strcmp(event->name, wanted[i].name))
+		return false;
+	return !wanted[i].system || !strcmp(event->system, wanted[i].system);
+}
+
+int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
+		      struct ca_source_info *info)
+{
+	struct tep_event **events;
+
+	memset(td, 0, sizeof(*td));
+	td->tep = tep;
+	events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int max_id = 0;
+
+	if (!events)
+		return -ENOMEM;
+	for (int i = 0; events[i]; i++)
+		if (events[i]->id > max_id)
+			max_id = events[i]->id;
+	td->id_count = max_id + 1;
+	td->is_native = tep_is_file_bigendian(td->tep) == tep_is_local_bigendian(td->tep);
+	td->type_offset = -1;
+	td->pid_offset = -1;
+	if (events[0]) {
+		struct tep_format_field *type = tep_find_common_field(events[0], "common_type");
+		struct tep_format_field *pid = tep_find_common_field(events[0], "common_pid");
+
+		if (type && type->size == 2 && pid && pid->size == 4) {
+			td->type_offset = type->offset;
+			td->pid_offset = pid->offset;
+		}
+	}
+	td->by_id = calloc(td->id_count, sizeof(*td->by_id));
+	td->decoders = calloc(WANTED_COUNT, sizeof(*td->decoders));
+	if (!td->by_id || !td->decoders)
+		return -ENOMEM;
+	for (int i = 0; events[i]; i++) {
+		for (size_t w = 0; w < WANTED_COUNT; w++) {
+			struct decoder *d;
+
+			if (!matches(events[i], w) || td->decoder_count == (int)WANTED_COUNT)
+				continue;
+			d = &td->decoders[td->decoder_count++];
+			d->kind = wanted[w].kind;
+			d->is_new_task = wanted[w].is_new_task;
+			d->is_hrtimer = wanted[w].is_hrtimer;
+			d->is_native = td->is_native;
+			for (int f = 0; f < F_COUNT; f++)
+				d->fields[f] = tep_find_field(events[i], field_names[f]);
+			td->by_id[events[i]->id] = d;
+			info->has_cookie_probe |= d->kind == CA_EV_COOKIE;
+			info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
+			info->has_ipi_events |= d->kind == CA_EV_IPI;
+			info->has_tick_events |= d->kind == CA_EV_TICK;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* common_type and common_pid, in place when the byte order allows. */
+static int record_type(const struct ca_decoders *td, const struct tep_record *rec)
+{
+	uint16_t type;
+
+	if (!td->is_native || td->type_offset < 0 || rec->size < td->pid_offset + 4)
+		return tep_data_type(td->tep, (struct tep_record *)rec);
+	memcpy(&type, (const char *)rec->data + td->type_offset, 2);
+	return type;
+}
+
+static int record_pid(const struct ca_decoders *td, const struct tep_record *rec)
+{
+	int32_t pid;
+
+	if (!td->is_native || td->pid_offset < 0 || rec->size < td->pid_offset + 4)
+		return tep_data_pid(td->tep, (struct tep_record *)rec);
+	memcpy(&pid, (const char *)rec->data + td->pid_offset, 4);
+	return pid;
+}
+
+/* An hrtimer expiry is the tick when its function is tick_* (kallsyms of the trace). */
+static bool is_tick_timer(const struct ca_decoders *td, const struct decoder *d,
+			  const struct tep_record *rec)
+{
+	const char *name = tep_find_function(td->tep, read_unsigned(d->fields[F_FUNCTION], rec));
+
+	return name && !strncmp(name, "tick_", 5);
+}
+
+int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
+		     void *ctx)
+{
+	int id = record_type(td, rec);
+	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+	struct ca_event ev;
+	int ret;
+
+	if (rec->missed_events) {
+		ev.ts = rec->ts;
+		ev.cpu = rec->cpu;
+		ev.pid = -1;
+		ev.kind = CA_EV_LOST;
+		ev.lost_count = rec->missed_events > 0 ? rec->missed_events : -1;
+		ret = fn(ctx, &ev);
+		if (ret)
+			return ret;
+	}
+	if (!d || (d->is_hrtimer && !is_tick_timer(td, d, rec)))
+		return 0;
+	ev.ts = rec->ts;
+	ev.cpu = rec->cpu;
+	ev.pid = record_pid(td, rec);
+	ev.kind = d->kind;
+	decode_fields(d, rec, &ev);
+	return fn(ctx, &ev);
+}
+
+
+void ca_decoders_free(struct ca_decoders *td)
+{
+	free(td->by_id);
+	free(td->decoders);
+	td->by_id = NULL;
+	td->decoders = NULL;
+}

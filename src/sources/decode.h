@@ -1,0 +1,42 @@
+/*
+ * decode.h - private to sources/: records to events (decode.c).
+ */
+#ifndef CA_SOURCES_DECODE_H
+#define CA_SOURCES_DECODE_H
+
+#include <event-parse.h>
+
+#include "coreaudit/source.h"
+
+struct decoder;
+
+struct ca_decoders {
+	struct tep_handle *tep;
+	bool is_native;		/* read numbers in place, not through libtraceevent */
+	int type_offset;	/* common_type: u16 */
+	int pid_offset;		/* common_pid: s32 */
+	struct decoder **by_id;	/* indexed by event id */
+	int id_count;
+	struct decoder *decoders;
+	int decoder_count;
+};
+
+/**
+ * ca_decoders_build() - look up the events coreaudit uses in @tep, and note in
+ *                       @info which kinds the trace can hold
+ * Return: 0, or -ENOMEM.
+ */
+int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
+		      struct ca_source_info *info);
+
+/**
+ * ca_decoders_emit() - decode @rec and pass it to @fn (a lost-events event
+ *                      first when the record says events were dropped before it)
+ * Return: what @fn returned, or 0 for a record coreaudit does not use.
+ */
+int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
+		     void *ctx);
+
+void ca_decoders_free(struct ca_decoders *td);
+
+#endif
