@@ -340,31 +340,45 @@ static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
 	return decide(audit);
 }
 
-enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts)
+enum ca_exit_code ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
-	struct run run = { .audit = audit, .is_topology_from_option = opts->has_topology };
-	struct ca_source source;
-	enum ca_exit_code code;
-
 	memset(audit, 0, sizeof(*audit));
 	audit->opts = *opts;
-	if (opts->rules_path) {
-		if (ca_rules_load(&audit->rules, opts->rules_path, audit->error,
-				  sizeof(audit->error)))
-			return CA_EXIT_USAGE;
-		audit->has_rules = true;
-		take_rule_thresholds(audit);
-	}
+	if (!opts->rules_path)
+		return CA_EXIT_PASS;
+	if (ca_rules_load(&audit->rules, opts->rules_path, audit->error, sizeof(audit->error)))
+		return CA_EXIT_USAGE;
+	audit->has_rules = true;
+	take_rule_thresholds(audit);
+	return CA_EXIT_PASS;
+}
+
+enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
+{
+	struct run run = { .audit = audit, .is_topology_from_option = audit->opts.has_topology };
+	enum ca_exit_code code;
+
+	audit->info = source->info;
+	code = run_pipeline(&run, source);
+	if (!run.is_ready)
+		memset(&audit->state, 0, sizeof(audit->state));
+	return code;
+}
+
+enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts)
+{
+	struct ca_source source;
+	enum ca_exit_code code = ca_audit_begin(audit, opts);
+
+	if (code != CA_EXIT_PASS)
+		return code;
 	if (ca_source_open(&source, opts->path)) {
 		code = fail_input(audit, CA_EXIT_INPUT, "%s", source.error);
 		ca_source_close(&source);
 		return code;
 	}
-	audit->info = source.info;
-	code = run_pipeline(&run, &source);
+	code = ca_audit_feed(audit, &source);
 	ca_source_close(&source);
-	if (!run.is_ready)
-		memset(&audit->state, 0, sizeof(audit->state));
 	return code;
 }
 

@@ -77,6 +77,18 @@ void ca_audit_options_default(struct ca_audit_options *opts);
  */
 enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts);
 
+/**
+ * ca_audit_begin() - set @audit up for @opts (its rule file included)
+ * Return: CA_EXIT_PASS, or CA_EXIT_USAGE with @audit->error set.
+ */
+enum ca_exit_code ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts);
+
+/**
+ * ca_audit_feed() - run an open @source through the pipeline and decide
+ * Return: as ca_audit_run().
+ */
+enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source);
+
 /** ca_audit_free() - release what ca_audit_run() built (safe after failure). */
 void ca_audit_free(struct ca_audit *audit);
 

@@ -30,6 +30,13 @@ struct ca_topology {
 int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int err_len);
 
 /**
+ * ca_topology_from_sysfs() - the running machine's topology, from
+ *     /sys/devices/system/cpu/cpu*\/topology/thread_siblings_list
+ * Return: 0, or -EINVAL / -ENOENT with @err set.
+ */
+int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len);
+
+/**
  * ca_topology_format() - print the topology as "0,1 2,3"
  */
 void ca_topology_format(const struct ca_topology *topo, char *buf, int len);

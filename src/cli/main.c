@@ -12,6 +12,8 @@
 static const struct ca_command commands[] = {
 	{ "audit", "audit a trace file: isolation, forced idle, starvation",
 	  ca_cmd_audit, ca_cmd_audit_usage },
+	{ "monitor", "the same checks live, on the running kernel",
+	  ca_cmd_monitor, ca_cmd_monitor_usage },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

@@ -118,3 +118,32 @@ void ca_topology_format(const struct ca_topology *topo, char *buf, int len)
 					 i ? "," : (core ? " " : ""), topo->siblings[core][i]);
 	}
 }
+
+int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len)
+{
+	char spec[1024] = "", list[128], path[128];
+	int used = 0;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		FILE *file;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		file = fopen(path, "r");
+		if (!file)
+			continue;
+		if (fgets(list, sizeof(list), file)) {
+			list[strcspn(list, "\n")] = '\0';
+			/* each core once: its list starts with its lowest CPU */
+			if (atoi(list) == cpu && used < (int)sizeof(spec))
+				used += snprintf(spec + used, sizeof(spec) - used, "%s%s",
+						 used ? " " : "", list);
+		}
+		fclose(file);
+	}
+	if (!used) {
+		snprintf(err, err_len, "no thread_siblings_list in /sys/devices/system/cpu");
+		return -ENOENT;
+	}
+	return ca_topology_parse(spec, topo, err, err_len);
+}

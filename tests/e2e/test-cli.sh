@@ -82,10 +82,14 @@ expect_exit 2 "a rule file that does not parse" "$coreaudit" audit --rules "$tap
 	"$top_srcdir/examples/coresched-cookies.dat"
 check "its error names FILE:2:10" grep -q "bad.rules:2:10: missing words" "$tap_tmp/err"
 
-# Every long option of --help is in the man page.
-missing=""
-for opt in $("$coreaudit" audit --help | grep -o -- '--[a-z-]*' | sort -u); do
-	grep -q -- "${opt//-/\\\\-}\|$opt" "$top_srcdir/man/coreaudit-audit.1" || missing="$missing $opt"
+# Every long option of each command's --help is in its man page.
+for command in audit monitor; do
+	missing=""
+	for opt in $("$coreaudit" $command --help | grep -o -- '--[a-z-]*' | sort -u); do
+		grep -q -- "${opt//-/\\\\-}\|$opt" "$top_srcdir/man/coreaudit-$command.1" ||
+			missing="$missing $opt"
+	done
+	check "coreaudit-$command(1) documents every option${missing:+ (missing:$missing)}" \
+		test -z "$missing"
 done
-check "man page documents every option${missing:+ (missing:$missing)}" test -z "$missing"
 exit 0

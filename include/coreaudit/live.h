@@ -1,0 +1,39 @@
+/*
+ * live.h - a live source: a tracefs instance of coreaudit's own on the
+ * running kernel, its per-CPU buffers read with kbuffer and merged in time
+ * order.  It feeds the same pipeline as a trace file.
+ */
+#ifndef COREAUDIT_LIVE_H
+#define COREAUDIT_LIVE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "source.h"
+
+struct ca_live_options {
+	uint64_t duration_ns;		/* 0: until stopped */
+	uint64_t interval_ns;		/* how often on_interval is called */
+	size_t buffer_kb;		/* per CPU */
+	volatile sig_atomic_t *stop;	/* set by a signal handler */
+	/*
+	 * Called after every drain (about every 50 ms), with @is_interval set
+	 * once per interval; returns true to stop.
+	 */
+	bool (*on_drain)(void *user, bool is_interval);
+	void *user;
+};
+
+/**
+ * ca_live_open() - remove instances left by killed monitors, create one of
+ *                  ours, enable the events coreaudit reads (those the kernel
+ *                  has), with clock mono, and start tracing
+ * Return: 0, or a negative errno with @source->error set (-EACCES: not root).
+ */
+int ca_live_open(struct ca_source *source, const struct ca_live_options *opts);
+
+/** ca_live_instance_name() - Return: the name of the instance (for messages). */
+const char *ca_live_instance_name(const struct ca_source *source);
+
+#endif

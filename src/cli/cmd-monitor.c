@@ -1,0 +1,277 @@
+/*
+ * cmd-monitor.c - `coreaudit monitor`: the audit pipeline on the running
+ * kernel.  Prints findings as they happen and a summary every interval;
+ * stops on -d, SIGINT/SIGTERM or --stop-on violation; then the same report
+ * and exit code as `coreaudit audit`.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreaudit/audit.h"
+#include "coreaudit/duration.h"
+#include "coreaudit/live.h"
+#include "coreaudit/report.h"
+#include "cli.h"
+
+#define DEFAULT_TOP 10
+
+static volatile sig_atomic_t stop_requested;
+
+static const char short_options[] = "t:g:d:i:qjh";
+static const struct option long_options[] = {
+	{ "topology", required_argument, NULL, 't' },
+	{ "tags", required_argument, NULL, 'T' },
+	{ "rules", required_argument, NULL, 'r' },
+	{ "grace", required_argument, NULL, 'g' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "stop-on", required_argument, NULL, 's' },
+	{ "max-forced-idle", required_argument, NULL, 'F' },
+	{ "max-starvation", required_argument, NULL, 'S' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void ca_cmd_monitor_usage(void)
+{
+	printf("usage: coreaudit monitor [OPTIONS]\n\n"
+	       "Audit the running kernel live, from a tracefs instance of coreaudit's own\n"
+	       "(coreaudit-PID, removed on exit), with the same checks and exit codes as\n"
+	       "coreaudit audit.  Needs root.\n\n"
+	       "options:\n"
+	       "  -t, --topology SPEC       SMT siblings of each core (default: from sysfs)\n"
+	       "      --tags markers        judge isolation by coreaudit-tag markers\n"
+	       "      --rules FILE          also hold a rule file (coreaudit-rules(5))\n"
+	       "  -g, --grace DUR           grace period of co-run windows (as for audit)\n"
+	       "  -d, --duration DUR        stop after DUR (default: at SIGINT or SIGTERM)\n"
+	       "  -i, --interval DUR        print a summary every DUR (default 1s)\n"
+	       "      --stop-on violation   stop at the first violation\n"
+	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"
+	       "      --max-starvation DUR  fail when a task starves longer than DUR\n"
+	       "  -q, --quiet               print findings only, no summaries\n"
+	       "  -j, --json                the final report as JSON\n"
+	       "  -h, --help                this text\n\n"
+	       "exit status: 0 pass, 1 fail, 2 usage error, 3 tracefs unusable (not root,\n"
+	       "not mounted), 4 inconclusive\n\n"
+	       "examples:\n"
+	       "  coreaudit monitor -d 10s\n"
+	       "  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n");
+}
+
+struct monitor {
+	struct ca_audit *audit;
+	bool is_quiet;
+	bool stop_on_violation;
+	size_t printed;		/* windows already printed */
+	uint64_t start_ts;
+};
+
+static void on_signal(int signal)
+{
+	(void)signal;
+	stop_requested = 1;
+}
+
+static int parse_args(int argc, char **argv, struct ca_audit_options *opts,
+		      struct ca_live_options *live, struct monitor *mon, bool *is_json)
+{
+	char err[160];
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		const char *bad = NULL;
+
+		switch (opt) {
+		case 'h':
+			ca_cmd_monitor_usage();
+			return 1;
+		case 't':
+			if (ca_topology_parse(optarg, &opts->topology, err, sizeof(err)))
+				bad = err;
+			opts->has_topology = true;
+			break;
+		case 'T':
+			bad = strcmp(optarg, "markers") ? "the only tag source is 'markers'" : NULL;
+			opts->identity = CA_IDENTITY_TAG;
+			break;
+		case 'r':
+			opts->rules_path = optarg;
+			break;
+		case 'g':
+			bad = ca_parse_duration(optarg, &opts->grace_ns) ? "a duration, e.g. 2ms" : NULL;
+			opts->has_grace = true;
+			break;
+		case 'd':
+			bad = ca_parse_duration(optarg, &live->duration_ns) ? "a duration, e.g. 10s" : NULL;
+			break;
+		case 'i':
+			bad = ca_parse_duration(optarg, &live->interval_ns) || !live->interval_ns ?
+			      "a duration, e.g. 1s" : NULL;
+			break;
+		case 's':
+			bad = strcmp(optarg, "violation") ? "the only choice is 'violation'" : NULL;
+			mon->stop_on_violation = true;
+			break;
+		case 'F':
+			opts->max_forced_idle_pct = atof(optarg);
+			opts->has_max_forced_idle = true;
+			bad = opts->max_forced_idle_pct < 0 || opts->max_forced_idle_pct > 100 ?
+			      "a percentage from 0 to 100" : NULL;
+			break;
+		case 'S': {
+			uint64_t ns;
+
+			bad = ca_parse_duration(optarg, &ns) ? "a duration, e.g. 50ms" : NULL;
+			opts->max_starvation_ns = (int64_t)ns;
+			opts->has_max_starvation = true;
+			break;
+		}
+		case 'q':
+			mon->is_quiet = true;
+			break;
+		case 'j':
+			*is_json = true;
+			break;
+		default:
+			ca_cli_error("monitor: unknown option '%s'; see coreaudit monitor --help",
+				     argv[optind - 1]);
+			return -1;
+		}
+		if (bad) {
+			ca_cli_error("monitor: bad value '%s' for %s: %s", optarg, argv[optind - 1],
+				     bad);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		ca_cli_error("monitor: unexpected argument '%s'; see coreaudit monitor --help",
+			     argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Violations as they are found (windows are final once both CPUs confirmed them). */
+static void print_findings(struct monitor *mon)
+{
+	const struct ca_isolation *iso = &mon->audit->isolation;
+	char length[32];
+
+	for (; mon->printed < iso->list_count; mon->printed++) {
+		const struct ca_window *w = &iso->list[mon->printed];
+
+		if (w->kind != CA_WINDOW_VIOLATION)
+			continue;
+		printf("violation at %.6f s: %s on core %d, %s:%d | %s:%d (%s)\n", w->start / 1e9,
+		       ca_format_duration(w->end - w->start, length, sizeof(length)), w->core,
+		       w->tasks[0].comm, w->tasks[0].pid, w->tasks[1].comm, w->tasks[1].pid,
+		       ca_window_cause_name(w->cause));
+	}
+}
+
+static void print_summary(struct monitor *mon)
+{
+	const struct ca_audit *audit = mon->audit;
+	const struct ca_isolation *iso = &audit->isolation;
+	const struct ca_state *state = &audit->state;
+	char span[32];
+
+	if (!state->has_events)
+		return;
+	printf("[%8s] events %llu  windows %zu (skew %zu, violations %zu, unknown %zu)  "
+	       "forced idle", ca_format_duration(state->last_ts - state->first_ts, span,
+						  sizeof(span)),
+	       (unsigned long long)audit->events, iso->all.count,
+	       iso->by_kind[CA_WINDOW_SKEW].count, iso->by_kind[CA_WINDOW_VIOLATION].count,
+	       iso->by_kind[CA_WINDOW_UNKNOWN].count);
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
+		if (audit->forcedidle.per_cpu_known_ns[cpu])
+			printf(" cpu%d %.1f%%", cpu, 100.0 * audit->forcedidle.per_cpu_ns[cpu] /
+						  audit->forcedidle.per_cpu_known_ns[cpu]);
+	putchar('\n');
+}
+
+static bool on_drain(void *user, bool is_interval)
+{
+	struct monitor *mon = user;
+
+	print_findings(mon);
+	if (is_interval && !mon->is_quiet)
+		print_summary(mon);
+	fflush(stdout);
+	return mon->stop_on_violation &&
+	       mon->audit->isolation.by_kind[CA_WINDOW_VIOLATION].count > 0;
+}
+
+static int topology_default(struct ca_audit_options *opts)
+{
+	char err[160];
+
+	if (opts->has_topology)
+		return 0;
+	if (ca_topology_from_sysfs(&opts->topology, err, sizeof(err))) {
+		ca_cli_error("monitor: no topology: %s; give --topology", err);
+		return -1;
+	}
+	opts->has_topology = true;
+	return 0;
+}
+
+int ca_cmd_monitor(int argc, char **argv)
+{
+	struct ca_audit_options opts;
+	struct ca_live_options live = { .interval_ns = 1000000000ull, .buffer_kb = 8192,
+					.stop = &stop_requested };
+	struct ca_report_options report = { .top = DEFAULT_TOP };
+	struct monitor mon = { 0 };
+	struct ca_source source;
+	enum ca_exit_code code;
+	bool is_json = false;
+	int ret;
+
+	ca_audit_options_default(&opts);
+	opts.path = "live";
+	ret = parse_args(argc, argv, &opts, &live, &mon, &is_json);
+	if (ret)
+		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	if (topology_default(&opts))
+		return CA_EXIT_USAGE;
+	mon.audit = calloc(1, sizeof(*mon.audit));
+	if (!mon.audit)
+		return CA_EXIT_INPUT;
+	code = ca_audit_begin(mon.audit, &opts);
+	if (code != CA_EXIT_PASS) {
+		ca_cli_error("%s", mon.audit->error);
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	live.on_drain = on_drain;
+	live.user = &mon;
+	if (ca_live_open(&source, &live)) {
+		ca_cli_error("monitor: %s", source.error);
+		ca_source_close(&source);
+		code = CA_EXIT_INPUT;
+		goto out;
+	}
+	if (!mon.is_quiet)
+		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
+			ca_live_instance_name(&source));
+	code = ca_audit_feed(mon.audit, &source);
+	ca_source_close(&source);
+	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
+		ca_cli_error("%s", mon.audit->error);
+	else
+		ca_report_find(is_json ? "json" : "text")->write(stdout, mon.audit, &report);
+out:
+	ca_audit_free(mon.audit);
+	free(mon.audit);
+	return code;
+}

@@ -1,0 +1,368 @@
+/*
+ * live.c - the running kernel as a source: a tracefs instance named
+ * coreaudit-PID, per-CPU trace_pipe_raw pages parsed with kbuffer, merged in
+ * timestamp order.  Events are emitted only up to a CLOCK_MONOTONIC reading
+ * taken before each drain (the instance clock is mono), so a CPU read later
+ * cannot hold an older event.  The instance is destroyed on every exit path;
+ * one left by a killed monitor (its PID gone) is removed at the next start.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "coreaudit/live.h"
+#include "decode.h"
+
+#define INSTANCE_PREFIX "coreaudit-"
+
+struct page {
+	struct page *next;
+	char data[];
+};
+
+struct live_cpu {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	struct page *head, *tail;	/* pages read, not yet consumed */
+	bool is_loaded;			/* kbuf holds head */
+	void *event;			/* the next event, or NULL */
+	unsigned long long ts;
+	long long missed;
+};
+
+struct live {
+	struct tracefs_instance *instance;
+	char name[64];
+	struct tep_handle *tep;
+	struct ca_decoders decoders;
+	int cpu_count;
+	int page_size;
+	struct live_cpu cpus[CA_MAX_CPUS];
+	struct ca_live_options opts;
+};
+
+static const struct {
+	const char *system;
+	const char *event;
+} wanted_events[] = {
+	{ "sched", "sched_switch" }, { "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" }, { "sched", "sched_process_fork" },
+	{ "sched", "sched_process_exit" }, { "sched", "sched_process_exec" },
+	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
+	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
+	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
+};
+
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Instances named coreaudit-PID whose PID is gone: a killed monitor's. */
+static void remove_stale_instances(void)
+{
+	/* a POSIX basic regex: no "+" */
+	char **names = tracefs_instances("^" INSTANCE_PREFIX "[0-9][0-9]*$");
+
+	for (int i = 0; names && names[i]; i++) {
+		int pid = atoi(names[i] + strlen(INSTANCE_PREFIX));
+		struct tracefs_instance *stale;
+
+		if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH))
+			continue;
+		stale = tracefs_instance_alloc(NULL, names[i]);
+		if (stale) {
+			tracefs_event_disable(stale, NULL, NULL);
+			tracefs_instance_destroy(stale);
+			tracefs_instance_free(stale);
+		}
+	}
+	tracefs_list_free(names);
+}
+
+static int enable_events(struct live *live, struct ca_source *source)
+{
+	bool has_switch = false;
+
+	for (size_t i = 0; i < sizeof(wanted_events) / sizeof(wanted_events[0]); i++) {
+		int ret = tracefs_event_enable(live->instance, wanted_events[i].system,
+					       wanted_events[i].event);
+
+		has_switch |= !ret && !strcmp(wanted_events[i].event, "sched_switch");
+	}
+	if (!has_switch) {
+		snprintf(source->error, sizeof(source->error),
+			 "tracefs: cannot enable sched:sched_switch in instance %s", live->name);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int open_cpus(struct live *live, struct ca_source *source)
+{
+	live->cpu_count = sysconf(_SC_NPROCESSORS_CONF);
+	if (live->cpu_count > CA_MAX_CPUS)
+		live->cpu_count = CA_MAX_CPUS;
+	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
+		struct live_cpu *c = &live->cpus[cpu];
+
+		c->tcpu = tracefs_cpu_open(live->instance, cpu, true);
+		c->kbuf = tep_kbuffer(live->tep);
+		if (!c->tcpu || !c->kbuf) {
+			snprintf(source->error, sizeof(source->error),
+				 "tracefs: cannot open the buffer of CPU %d in instance %s", cpu,
+				 live->name);
+			return -EIO;
+		}
+		live->page_size = tracefs_cpu_read_size(c->tcpu);
+	}
+	source->info.cpu_count = live->cpu_count;
+	return live->page_size > 0 ? 0 : -EIO;
+}
+
+/* Read every page the CPU has now (non-blocking), keeping copies in order. */
+static int read_pages(struct live *live, struct live_cpu *c)
+{
+	for (;;) {
+		struct page *page = malloc(sizeof(*page) + live->page_size);
+		int ret;
+
+		if (!page)
+			return -ENOMEM;
+		ret = tracefs_cpu_read(c->tcpu, page->data, true);
+		if (ret <= 0) {
+			free(page);
+			return 0;
+		}
+		page->next = NULL;
+		if (c->tail)
+			c->tail->next = page;
+		else
+			c->head = page;
+		c->tail = page;
+	}
+}
+
+/* The next event of a CPU, loading its next page when the current one ends. */
+static void peek(struct live_cpu *c)
+{
+	while (!c->event && c->head) {
+		if (!c->is_loaded) {
+			if (kbuffer_load_subbuffer(c->kbuf, c->head->data) < 0) {
+				struct page *done = c->head;
+
+				c->head = done->next;
+				c->tail = c->head ? c->tail : NULL;
+				free(done);
+				continue;
+			}
+			c->is_loaded = true;
+			c->missed = kbuffer_missed_events(c->kbuf);
+			c->event = kbuffer_read_event(c->kbuf, &c->ts);
+		}
+		if (c->event)
+			return;
+		struct page *done = c->head;
+
+		c->head = done->next;
+		if (!c->head)
+			c->tail = NULL;
+		free(done);
+		c->is_loaded = false;
+	}
+}
+
+static int emit_next(struct live *live, int cpu, ca_event_fn fn, void *ctx)
+{
+	struct live_cpu *c = &live->cpus[cpu];
+	struct tep_record rec = {
+		.ts = c->ts, .cpu = cpu, .data = c->event, .size = kbuffer_event_size(c->kbuf),
+		.missed_events = c->missed,
+	};
+	int ret = ca_decoders_emit(&live->decoders, &rec, fn, ctx);
+
+	c->missed = 0;
+	c->event = kbuffer_next_event(c->kbuf, &c->ts);
+	return ret;
+}
+
+/* Emit, in time order, every event read so far up to @watermark. */
+static int merge(struct live *live, uint64_t watermark, ca_event_fn fn, void *ctx)
+{
+	for (;;) {
+		int best = -1;
+
+		for (int cpu = 0; cpu < live->cpu_count; cpu++) {
+			peek(&live->cpus[cpu]);
+			if (live->cpus[cpu].event && live->cpus[cpu].ts <= watermark &&
+			    (best < 0 || live->cpus[cpu].ts < live->cpus[best].ts))
+				best = cpu;
+		}
+		if (best < 0)
+			return 0;
+		int ret = emit_next(live, best, fn, ctx);
+
+		if (ret)
+			return ret;
+	}
+}
+
+static int drain(struct live *live, bool is_final, ca_event_fn fn, void *ctx)
+{
+	uint64_t watermark = is_final ? UINT64_MAX : mono_now();
+
+	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
+		int ret = read_pages(live, &live->cpus[cpu]);
+
+		if (ret)
+			return ret;
+	}
+	return merge(live, watermark, fn, ctx);
+}
+
+static bool should_stop(const struct live *live, uint64_t start)
+{
+	if (live->opts.stop && *live->opts.stop)
+		return true;
+	return live->opts.duration_ns && mono_now() - start >= live->opts.duration_ns;
+}
+
+static int live_read(struct ca_source *source, ca_event_fn fn, void *ctx)
+{
+	struct live *live = source->priv;
+	uint64_t start = mono_now(), next_interval = start + live->opts.interval_ns;
+	int ret = 0;
+
+	while (!ret && !should_stop(live, start)) {
+		struct timespec nap = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&nap, NULL);
+		ret = drain(live, false, fn, ctx);
+		bool is_interval = mono_now() >= next_interval;
+
+		if (is_interval)
+			next_interval += live->opts.interval_ns;
+		if (!ret && live->opts.on_drain && live->opts.on_drain(live->opts.user, is_interval))
+			break;
+	}
+	tracefs_trace_off(live->instance);
+	if (!ret)
+		ret = drain(live, true, fn, ctx);
+	return ret;
+}
+
+static void live_close(struct ca_source *source)
+{
+	struct live *live = source->priv;
+
+	if (!live)
+		return;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		struct live_cpu *c = &live->cpus[cpu];
+
+		while (c->head) {
+			struct page *done = c->head;
+
+			c->head = done->next;
+			free(done);
+		}
+		if (c->tcpu)
+			tracefs_cpu_close(c->tcpu);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+	}
+	if (live->instance) {
+		tracefs_trace_off(live->instance);
+		tracefs_event_disable(live->instance, NULL, NULL);
+		tracefs_instance_destroy(live->instance);
+		tracefs_instance_free(live->instance);
+	}
+	ca_decoders_free(&live->decoders);
+	if (live->tep)
+		tep_free(live->tep);
+	free(live);
+	source->priv = NULL;
+}
+
+const char *ca_live_instance_name(const struct ca_source *source)
+{
+	const struct live *live = source->priv;
+
+	return live ? live->name : "";
+}
+
+static int create_instance(struct live *live, struct ca_source *source)
+{
+	const char *systems[] = { "sched", "power", "ipi", "irq_vectors", "timer", "syscalls",
+				  "ftrace", NULL };
+	char kb[32];
+
+	if (geteuid() != 0) {
+		snprintf(source->error, sizeof(source->error),
+			 "tracefs: permission denied: coreaudit monitor needs root");
+		return -EACCES;
+	}
+	if (!tracefs_tracing_dir()) {
+		snprintf(source->error, sizeof(source->error),
+			 "tracefs: not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -ENOENT;
+	}
+	remove_stale_instances();
+	snprintf(live->name, sizeof(live->name), INSTANCE_PREFIX "%d", (int)getpid());
+	live->instance = tracefs_instance_create(live->name);
+	if (!live->instance) {
+		snprintf(source->error, sizeof(source->error),
+			 "tracefs: cannot create instance %s: %s", live->name, strerror(errno));
+		return -EIO;
+	}
+	snprintf(kb, sizeof(kb), "%zu", live->opts.buffer_kb);
+	tracefs_instance_file_write(live->instance, "buffer_size_kb", kb);
+	tracefs_instance_file_write(live->instance, "trace_clock", "mono");
+	/* Markers written to the top-level trace_marker reach us (kernels 6.16+). */
+	tracefs_instance_file_write(live->instance, "options/copy_trace_marker", "1");
+	live->tep = tracefs_local_events_system(NULL, systems);
+	if (!live->tep) {
+		snprintf(source->error, sizeof(source->error),
+			 "tracefs: cannot read the event formats");
+		return -EIO;
+	}
+	return 0;
+}
+
+int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
+{
+	struct live *live = calloc(1, sizeof(*live));
+	int ret;
+
+	memset(source, 0, sizeof(*source));
+	source->path = "live";
+	source->read = live_read;
+	source->close = live_close;
+	source->priv = live;
+	source->info.format = "live";
+	snprintf(source->info.clock, sizeof(source->info.clock), "mono");
+	if (!live)
+		return -ENOMEM;
+	live->opts = *opts;
+	ret = create_instance(live, source);
+	if (!ret)
+		ret = ca_decoders_build(&live->decoders, live->tep, &source->info);
+	if (!ret)
+		ret = enable_events(live, source);
+	if (!ret)
+		ret = open_cpus(live, source);
+	if (!ret && tracefs_trace_on(live->instance))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# test-monitor.sh - coreaudit monitor on this machine's kernel: two tagged
+# groups pinned to CPUs 0 and 1 (declared siblings) are found sharing the
+# core live; SIGINT and SIGKILL leave no tracefs instance behind; --stop-on
+# stops early.  Skips, saying why, without root or tracefs.
+. "$(dirname "$0")/tap.sh"
+tracefs=/sys/kernel/tracing
+workload="$top_builddir/tests/workload/workload"
+
+skip_all() { skip "$1"; exit 0; }
+[ "$(id -u)" = 0 ] || skip_all "needs root for tracefs"
+[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
+	skip_all "tracefs cannot be mounted"
+exec 9> /tmp/coreaudit-live-test.lock	# one live test at a time (tracefs is shared)
+flock 9
+instances() { ls "$tracefs/instances" | grep -c '^coreaudit-' || true; }
+saved_on=$(cat "$tracefs/tracing_on")
+
+# Markers reach the monitor's instance through copy_trace_marker (6.16+);
+# on older kernels the groups write to the instance's own trace_marker.
+(sleep 1; exec "$workload" -d 1.5 A:1:100:0:o:0 B:1:100:0:o:1 > "$tap_tmp/workload.out") &
+expect_exit 1 "monitor finds A and B sharing core 0,1" \
+	"$coreaudit" monitor -t 0,1 --tags markers --grace 1ms -d 4s -i 1s --json
+wait
+cp "$tap_tmp/out" "$tap_tmp/monitor.json"
+pid_a=$(sed -n 's/^task pid=\([0-9]*\) group=A .*/\1/p' "$tap_tmp/workload.out")
+pid_b=$(sed -n 's/^task pid=\([0-9]*\) group=B .*/\1/p' "$tap_tmp/workload.out")
+ab_ns=$(sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "sum(w['end_ns'] - w['start_ns']
+	for w in d['windows']['list'] if w['kind'] == 'violation'
+	and {t['pid'] for t in w['tasks']} == {${pid_a:-0}, ${pid_b:-0}})")
+check "A beside B live: violation windows total $ab_ns ns (over 500 ms)" \
+	test "${ab_ns:-0}" -gt 500000000
+check "violations were printed as they happened" grep -q "^violation at" "$tap_tmp/monitor.json"
+check "no coreaudit instance left" test "$(instances)" = 0
+check "top-level tracing_on untouched" test "$(cat "$tracefs/tracing_on")" = "$saved_on"
+
+"$coreaudit" monitor -t 0,1 -q > /dev/null 2>&1 &
+monitor=$!
+sleep 1.5
+check "the monitor's instance exists while it runs" test "$(instances)" = 1
+kill -INT $monitor
+wait $monitor
+code=$?
+check "SIGINT: it reports and exits with a verdict ($code)" test "$code" = 0 -o "$code" = 1 -o "$code" = 4
+check "SIGINT: instance removed" test "$(instances)" = 0
+
+"$coreaudit" monitor -t 0,1 -q > /dev/null 2>&1 &
+monitor=$!
+sleep 1.5
+kill -KILL $monitor
+wait $monitor 2> /dev/null
+check "SIGKILL leaves a stale instance" test "$(instances)" = 1
+"$coreaudit" monitor -t 0,1 -q -d 200ms > /dev/null 2>&1
+check "the next monitor removes it" test "$(instances)" = 0
+
+(sleep 1; exec "$workload" -d 3 A:1:100:0:o:0 B:1:100:0:o:1 > /dev/null) &
+start=$SECONDS
+expect_exit 1 "--stop-on violation" "$coreaudit" monitor -t 0,1 --tags markers --grace 1ms \
+	-q --stop-on violation -d 30s
+check "--stop-on violation stopped early ($((SECONDS - start)) s of 30)" test $((SECONDS - start)) -lt 10
+wait
+expect_exit 2 "monitor: unknown option" "$coreaudit" monitor --frob
+exit 0
