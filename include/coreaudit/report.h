@@ -23,6 +23,13 @@ void ca_report_text(FILE *out, const struct ca_audit *audit,
 void ca_report_json(FILE *out, const struct ca_audit *audit,
 		    const struct ca_report_options *opts);
 
+/**
+ * ca_report_lttng() - the findings as LTTng-UST events (built --with-lttng-ust;
+ *                     else it does nothing).  @out is unused.
+ */
+void ca_report_lttng(FILE *out, const struct ca_audit *audit,
+		     const struct ca_report_options *opts);
+
 /** ca_report_find() - Return: the report called @name ("text", "json"), or NULL. */
 const struct ca_report *ca_report_find(const char *name);
 

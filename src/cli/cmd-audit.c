@@ -197,6 +197,8 @@ int ca_cmd_audit(int argc, char **argv)
 		ca_cli_error("%s", audit->error);
 	else
 		ca_report_find(is_json ? "json" : "text")->write(stdout, audit, &report);
+	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
+		ca_report_lttng(NULL, audit, &report);
 	ca_audit_free(audit);
 	free(audit);
 	return code;

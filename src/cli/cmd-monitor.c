@@ -270,6 +270,8 @@ int ca_cmd_monitor(int argc, char **argv)
 		ca_cli_error("%s", mon.audit->error);
 	else
 		ca_report_find(is_json ? "json" : "text")->write(stdout, mon.audit, &report);
+	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
+		ca_report_lttng(NULL, mon.audit, &report);
 out:
 	ca_audit_free(mon.audit);
 	free(mon.audit);

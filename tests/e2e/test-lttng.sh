@@ -1,0 +1,48 @@
+#!/bin/bash
+# test-lttng.sh - findings as LTTng-UST events, read back from a real
+# lttng-sessiond session with babeltrace2.  Skips, saying why, when coreaudit
+# was built without LTTng-UST or lttng-tools / babeltrace2 are missing.
+. "$(dirname "$0")/tap.sh"
+grep -q 'define HAVE_LTTNG_UST 1' "$top_builddir/config.h" ||
+	{ skip "built without LTTng-UST (configure --with-lttng-ust)"; exit 0; }
+for tool in lttng lttng-sessiond babeltrace2; do
+	command -v $tool > /dev/null || { skip "$tool is not installed"; exit 0; }
+done
+started_daemon=
+if ! pgrep -x lttng-sessiond > /dev/null; then
+	lttng-sessiond --daemonize --no-kernel > /dev/null 2>&1 && started_daemon=1
+fi
+session=coreaudit-test-$$
+cleanup() {
+	lttng destroy "$session" > /dev/null 2>&1
+	[ -n "$started_daemon" ] && pkill -x lttng-sessiond
+	tap_end
+}
+trap cleanup EXIT
+
+trace_audit() {	# trace_audit NAME ARGS...: babeltrace2 text in $tap_tmp/NAME.txt
+	local name=$1; shift
+	lttng create "$session" --output "$tap_tmp/$name" > /dev/null &&
+	lttng enable-event --userspace 'coreaudit:*' > /dev/null &&
+	lttng start > /dev/null
+	"$coreaudit" audit "$@" > /dev/null 2>&1
+	lttng stop > /dev/null
+	lttng destroy "$session" > /dev/null
+	babeltrace2 "$tap_tmp/$name" > "$tap_tmp/$name.txt" 2>&1
+}
+
+trace_audit cookies "$top_srcdir/examples/coresched-cookies.dat"
+check "coresched-cookies: one coreaudit:window event per window (1193)" \
+	test "$(grep -c 'coreaudit:window:' "$tap_tmp/cookies.txt")" = 1193
+check "coresched-cookies: the verdict event says pass, 0 violations of 1193 windows" \
+	grep -q 'coreaudit:verdict: .*verdict = "pass", violations = 0, windows = 1193' \
+	"$tap_tmp/cookies.txt"
+
+trace_audit tenants --tags markers "$top_srcdir/examples/tenants-shared-core.dat"
+check "tenants: 4 violation windows as events" \
+	test "$(grep -c 'coreaudit:window: .*kind = "violation"' "$tap_tmp/tenants.txt")" = 4
+check "tenants: the verdict event says fail" \
+	grep -q 'coreaudit:verdict: .*verdict = "fail"' "$tap_tmp/tenants.txt"
+check "tenants: an inconclusive event for each CPU with missed switches" \
+	test "$(grep -c 'coreaudit:inconclusive:' "$tap_tmp/tenants.txt")" = 2
+exit 0
