@@ -181,6 +181,7 @@ static void print_summary(struct monitor *mon)
 	const struct ca_audit *audit = mon->audit;
 	const struct ca_isolation *iso = &audit->isolation;
 	const struct ca_state *state = &audit->state;
+	uint64_t lost = 0, missed = 0;
 	char span[32];
 
 	if (!state->has_events)
@@ -195,7 +196,13 @@ static void print_summary(struct monitor *mon)
 		if (audit->forcedidle.per_cpu_known_ns[cpu])
 			printf(" cpu%d %.1f%%", cpu, 100.0 * audit->forcedidle.per_cpu_ns[cpu] /
 						  audit->forcedidle.per_cpu_known_ns[cpu]);
-	putchar('\n');
+	/* What makes the verdict inconclusive, as it happens. */
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		lost += state->cpus[cpu].lost_events;
+		missed += state->cpus[cpu].missed_switches;
+	}
+	printf("  lost %llu  missed switches %llu\n", (unsigned long long)lost,
+	       (unsigned long long)missed);
 }
 
 static bool on_drain(void *user, bool is_interval)
