@@ -22,6 +22,8 @@ struct ca_live_options {
 	 * once per interval; returns true to stop.
 	 */
 	bool (*on_drain)(void *user, bool is_interval);
+	/* Called with every raw ring-buffer page read, before it is parsed. */
+	int (*on_page)(void *user, int cpu, const void *page, int size);
 	void *user;
 };
 
@@ -35,5 +37,14 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts);
 
 /** ca_live_instance_name() - Return: the name of the instance (for messages). */
 const char *ca_live_instance_name(const struct ca_source *source);
+
+/** ca_live_page_size() - Return: the size of a ring-buffer page. */
+int ca_live_page_size(const struct ca_source *source);
+
+/** ca_live_write_marker() - write @text to the instance's trace_marker. Return: 0 or -errno. */
+int ca_live_write_marker(struct ca_source *source, const char *text);
+
+/** ca_live_clock_text() - the instance's trace_clock file (caller frees), or NULL. */
+char *ca_live_clock_text(const struct ca_source *source);
 
 #endif

@@ -14,6 +14,8 @@ static const struct ca_command commands[] = {
 	  ca_cmd_audit, ca_cmd_audit_usage },
 	{ "monitor", "the same checks live, on the running kernel",
 	  ca_cmd_monitor, ca_cmd_monitor_usage },
+	{ "record", "record the events an audit reads into a trace.dat",
+	  ca_cmd_record, ca_cmd_record_usage },
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

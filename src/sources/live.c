@@ -159,6 +159,15 @@ static int read_pages(struct live *live, struct live_cpu *c)
 			free(page);
 			return 0;
 		}
+		if (live->opts.on_page) {
+			int err = live->opts.on_page(live->opts.user, (int)(c - live->cpus), page->data,
+						     live->page_size);
+
+			if (err) {
+				free(page);
+				return err;
+			}
+		}
 		page->next = NULL;
 		if (c->tail)
 			c->tail->next = page;
@@ -307,6 +316,27 @@ static void live_close(struct ca_source *source)
 		tep_free(live->tep);
 	free(live);
 	source->priv = NULL;
+}
+
+int ca_live_page_size(const struct ca_source *source)
+{
+	const struct live *live = source->priv;
+
+	return live ? live->page_size : 0;
+}
+
+int ca_live_write_marker(struct ca_source *source, const char *text)
+{
+	struct live *live = source->priv;
+
+	return tracefs_instance_file_write(live->instance, "trace_marker", text) < 0 ? -EIO : 0;
+}
+
+char *ca_live_clock_text(const struct ca_source *source)
+{
+	const struct live *live = source->priv;
+
+	return tracefs_instance_file_read(live->instance, "trace_clock", NULL);
 }
 
 const char *ca_live_instance_name(const struct ca_source *source)

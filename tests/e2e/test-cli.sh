@@ -83,7 +83,7 @@ expect_exit 2 "a rule file that does not parse" "$coreaudit" audit --rules "$tap
 check "its error names FILE:2:10" grep -q "bad.rules:2:10: missing words" "$tap_tmp/err"
 
 # Every long option of each command's --help is in its man page.
-for command in audit monitor; do
+for command in audit monitor record; do
 	missing=""
 	for opt in $("$coreaudit" $command --help | grep -o -- '--[a-z-]*' | sort -u); do
 		grep -q -- "${opt//-/\\\\-}\|$opt" "$top_srcdir/man/coreaudit-$command.1" ||

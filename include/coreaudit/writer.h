@@ -1,0 +1,38 @@
+/*
+ * writer.h - write a trace-cmd trace.dat, version 6 (uncompressed), from raw
+ * ring-buffer pages: the format libtracecmd reads fastest, with memory that
+ * does not grow with the trace (bench/RESULTS.md).
+ */
+#ifndef COREAUDIT_WRITER_H
+#define COREAUDIT_WRITER_H
+
+#include <stdio.h>
+
+#include "topology.h"
+
+struct ca_writer {
+	int cpu_count;
+	int page_size;
+	FILE *cpu_files[CA_MAX_CPUS];	/* temporary, one per CPU */
+	unsigned long long cpu_bytes[CA_MAX_CPUS];
+};
+
+/** ca_writer_open() - Return: 0, or -errno with @err set. */
+int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char *err,
+		   int err_len);
+
+/** ca_writer_page() - append one raw page of @cpu. Return: 0 or -EIO. */
+int ca_writer_page(struct ca_writer *writer, int cpu, const void *page, int size);
+
+/**
+ * ca_writer_finish() - write @path: headers and event formats from tracefs,
+ *                      saved_cmdlines, the trace clock (@clock_text, the
+ *                      trace_clock file), then every CPU's pages
+ * Return: 0, or -errno with @err set naming @path.
+ */
+int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clock_text,
+		     char *err, int err_len);
+
+void ca_writer_free(struct ca_writer *writer);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * cmd-record.c - `coreaudit record -o FILE [-- CMD ARGS]`: record exactly the
+ * events an audit reads into a trace.dat (version 6, uncompressed) that
+ * trace-cmd and `coreaudit audit` both read, with a global clock (mono), the
+ * topology and the cookies of existing tasks as markers.  It records from the
+ * same live pipeline as the monitor and ends with that pipeline's verdict,
+ * which an audit of the file repeats.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coreaudit/audit.h"
+#include "coreaudit/duration.h"
+#include "coreaudit/live.h"
+#include "coreaudit/writer.h"
+#include "cli.h"
+
+#ifndef PR_SCHED_CORE
+#define PR_SCHED_CORE 62
+#endif
+#define PR_SCHED_CORE_GET 0
+
+static volatile sig_atomic_t stop_requested;
+
+static const char short_options[] = "+o:t:d:h";
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "topology", required_argument, NULL, 't' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void ca_cmd_record_usage(void)
+{
+	printf("usage: coreaudit record -o FILE [OPTIONS] [-- CMD [ARGS]]\n\n"
+	       "Record the events coreaudit audits into FILE, a trace.dat (version 6) that\n"
+	       "trace-cmd and coreaudit audit read, from a tracefs instance of its own with\n"
+	       "clock mono; a coreaudit-topology marker and the cookies of existing tasks\n"
+	       "(coreaudit-cookie markers) are written first.  Records until CMD exits, for\n"
+	       "DUR, or until SIGINT.  Needs root.\n\n"
+	       "options:\n"
+	       "  -o, --output FILE         the trace.dat to write\n"
+	       "  -t, --topology SPEC       SMT siblings to declare (default: from sysfs)\n"
+	       "  -d, --duration DUR        stop after DUR\n"
+	       "  -h, --help                this text\n\n"
+	       "exit status: 0 recorded, 2 usage error, 3 tracefs unusable or FILE unwritable;\n"
+	       "otherwise CMD's failure to start is reported with exit 3\n\n"
+	       "examples:\n"
+	       "  coreaudit record -o trace.dat -- ./workload\n"
+	       "  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n");
+}
+
+struct recording {
+	struct ca_audit *audit;
+	struct ca_writer writer;
+	pid_t child;
+	int child_status;
+	bool is_writer_ready;
+	int write_error;
+};
+
+static void on_signal(int signal)
+{
+	(void)signal;
+	stop_requested = 1;
+}
+
+static int on_page(void *user, int cpu, const void *page, int size)
+{
+	struct recording *rec = user;
+
+	if (!rec->is_writer_ready)
+		return 0;
+	rec->write_error = ca_writer_page(&rec->writer, cpu, page, size);
+	return rec->write_error;
+}
+
+/* Stop when the recorded command exits. */
+static bool on_drain(void *user, bool is_interval)
+{
+	struct recording *rec = user;
+
+	(void)is_interval;
+	if (rec->child > 0 && waitpid(rec->child, &rec->child_status, WNOHANG) == rec->child) {
+		rec->child = 0;
+		return true;
+	}
+	return false;
+}
+
+/* The kernel's cookie of every existing thread (PR_SCHED_CORE_GET, thread scope). */
+static void write_cookie_markers(struct ca_source *source)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+
+	while (proc && (p = readdir(proc))) {
+		char path[300];
+		DIR *tasks;
+		struct dirent *t;
+
+		if (!atoi(p->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		tasks = opendir(path);
+		while (tasks && (t = readdir(tasks))) {
+			unsigned long cookie = 0;
+			char marker[96];
+			int tid = atoi(t->d_name);
+
+			if (tid <= 0 || prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, tid, 0,
+					      (unsigned long)&cookie))
+				continue;
+			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx", tid,
+				 cookie);
+			ca_live_write_marker(source, marker);
+		}
+		if (tasks)
+			closedir(tasks);
+	}
+	if (proc)
+		closedir(proc);
+}
+
+static pid_t start_command(char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "coreaudit: record: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static int parse_args(int argc, char **argv, struct ca_audit_options *opts,
+		      struct ca_live_options *live, const char **output)
+{
+	char err[160];
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			ca_cmd_record_usage();
+			return 1;
+		case 'o':
+			*output = optarg;
+			break;
+		case 't':
+			if (ca_topology_parse(optarg, &opts->topology, err, sizeof(err))) {
+				ca_cli_error("record: bad value '%s' for --topology: %s", optarg, err);
+				return -1;
+			}
+			opts->has_topology = true;
+			break;
+		case 'd':
+			if (ca_parse_duration(optarg, &live->duration_ns)) {
+				ca_cli_error("record: bad value '%s' for --duration: a duration, "
+					     "e.g. 10s", optarg);
+				return -1;
+			}
+			break;
+		default:
+			ca_cli_error("record: unknown option '%s'; see coreaudit record --help",
+				     argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (!*output) {
+		ca_cli_error("record: no output file: give -o FILE");
+		return -1;
+	}
+	return 0;
+}
+
+static int record(struct recording *rec, struct ca_live_options *live, const char *output,
+		  char **command)
+{
+	char marker[1100], topo[1024], err[600];
+	struct ca_source source;
+	char *clock = NULL;
+	int code;
+
+	if (ca_live_open(&source, live)) {
+		ca_cli_error("record: %s", source.error);
+		ca_source_close(&source);
+		return CA_EXIT_INPUT;
+	}
+	if (ca_writer_open(&rec->writer, source.info.cpu_count, ca_live_page_size(&source), err,
+			   sizeof(err))) {
+		ca_cli_error("record: %s", err);
+		ca_source_close(&source);
+		return CA_EXIT_INPUT;
+	}
+	rec->is_writer_ready = true;
+	ca_topology_format(&rec->audit->opts.topology, topo, sizeof(topo));
+	snprintf(marker, sizeof(marker), "coreaudit-topology %s", topo);
+	ca_live_write_marker(&source, marker);
+	write_cookie_markers(&source);
+	if (command && command[0])
+		rec->child = start_command(command);
+	code = ca_audit_feed(rec->audit, &source);
+	clock = ca_live_clock_text(&source);
+	ca_source_close(&source);
+	if (rec->child > 0)
+		waitpid(rec->child, &rec->child_status, 0);
+	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE || rec->write_error) {
+		ca_cli_error("record: %s", rec->write_error ? "cannot write the pages" :
+						 rec->audit->error);
+		free(clock);
+		return CA_EXIT_INPUT;
+	}
+	if (ca_writer_finish(&rec->writer, output, clock ? clock : "[mono]", err, sizeof(err))) {
+		ca_cli_error("record: %s", err);
+		free(clock);
+		return CA_EXIT_INPUT;
+	}
+	free(clock);
+	fprintf(stderr, "coreaudit: recorded %llu events in %s; verdict while recording: %s\n",
+		(unsigned long long)rec->audit->events, output,
+		ca_verdict_name(rec->audit->verdict));
+	return CA_EXIT_PASS;
+}
+
+int ca_cmd_record(int argc, char **argv)
+{
+	struct ca_audit_options opts;
+	struct ca_live_options live = { .interval_ns = 1000000000ull, .buffer_kb = 8192,
+					.stop = &stop_requested };
+	struct recording rec = { 0 };
+	const char *output = NULL;
+	char err[160];
+	int ret;
+
+	ca_audit_options_default(&opts);
+	opts.path = "live";
+	ret = parse_args(argc, argv, &opts, &live, &output);
+	if (ret)
+		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	if (!opts.has_topology && ca_topology_from_sysfs(&opts.topology, err, sizeof(err))) {
+		ca_cli_error("record: no topology: %s; give --topology", err);
+		return CA_EXIT_USAGE;
+	}
+	opts.has_topology = true;
+	rec.audit = calloc(1, sizeof(*rec.audit));
+	if (!rec.audit || ca_audit_begin(rec.audit, &opts) != CA_EXIT_PASS) {
+		free(rec.audit);
+		return CA_EXIT_INPUT;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	live.on_page = on_page;
+	live.on_drain = on_drain;
+	live.user = &rec;
+	ret = record(&rec, &live, output, argv + optind);
+	ca_writer_free(&rec.writer);
+	ca_audit_free(rec.audit);
+	free(rec.audit);
+	return ret;
+}

@@ -1,0 +1,249 @@
+/*
+ * writer.c - trace.dat version 6, as trace-cmd.dat.v6(5) describes it:
+ * magic, version, endianness, long size, page size; header_page and
+ * header_event; the ftrace print format; the formats of the event systems
+ * coreaudit records; the kallsyms an audit needs (below); no printk
+ * formats; saved_cmdlines; the CPU
+ * count; the TRACECLOCK option; flyrecord offsets and sizes; then each CPU's
+ * pages, page aligned, exactly as the ring buffer gave them.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracefs.h>
+
+#include "coreaudit/writer.h"
+
+#define OPTION_TRACECLOCK 4
+
+static const struct {
+	const char *system;
+	const char *event;
+} recorded[] = {
+	{ "sched", "sched_switch" }, { "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" }, { "sched", "sched_process_fork" },
+	{ "sched", "sched_process_exit" }, { "sched", "sched_process_exec" },
+	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
+	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
+	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
+};
+
+#define RECORDED_COUNT (sizeof(recorded) / sizeof(recorded[0]))
+
+int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char *err,
+		   int err_len)
+{
+	memset(writer, 0, sizeof(*writer));
+	writer->cpu_count = cpu_count;
+	writer->page_size = page_size;
+	for (int cpu = 0; cpu < cpu_count; cpu++) {
+		writer->cpu_files[cpu] = tmpfile();
+		if (!writer->cpu_files[cpu]) {
+			snprintf(err, err_len, "cannot create a temporary file: %s", strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int ca_writer_page(struct ca_writer *writer, int cpu, const void *page, int size)
+{
+	if (cpu < 0 || cpu >= writer->cpu_count ||
+	    fwrite(page, 1, size, writer->cpu_files[cpu]) != (size_t)size)
+		return -EIO;
+	writer->cpu_bytes[cpu] += size;
+	return 0;
+}
+
+static void put(FILE *out, const void *data, size_t size)
+{
+	fwrite(data, 1, size, out);
+}
+
+static void put32(FILE *out, uint32_t value)
+{
+	put(out, &value, 4);	/* host order: the file says which */
+}
+
+static void put64(FILE *out, uint64_t value)
+{
+	put(out, &value, 8);
+}
+
+/* A tracefs file with a 64-bit size before it. */
+static int put_file64(FILE *out, const char *relative)
+{
+	char *text = tracefs_instance_file_read(NULL, relative, NULL);
+	size_t len = text ? strlen(text) : 0;
+
+	put64(out, len);
+	if (len)
+		put(out, text, len);
+	free(text);
+	return text ? 0 : -ENOENT;
+}
+
+static char *event_format(const char *system, const char *event)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "events/%s/%s/format", system, event);
+	return tracefs_instance_file_read(NULL, path, NULL);
+}
+
+/* The systems that have at least one recorded event, each with its formats. */
+static void put_event_formats(FILE *out)
+{
+	const char *systems[RECORDED_COUNT];
+	int system_count = 0;
+
+	for (size_t i = 0; i < RECORDED_COUNT; i++) {
+		bool is_known = false;
+		char *format = event_format(recorded[i].system, recorded[i].event);
+
+		for (int s = 0; s < system_count; s++)
+			is_known |= !strcmp(systems[s], recorded[i].system);
+		if (format && !is_known)
+			systems[system_count++] = recorded[i].system;
+		free(format);
+	}
+	put32(out, system_count);
+	for (int s = 0; s < system_count; s++) {
+		char *formats[RECORDED_COUNT];
+		int count = 0;
+
+		for (size_t i = 0; i < RECORDED_COUNT; i++)
+			if (!strcmp(recorded[i].system, systems[s]) &&
+			    (formats[count] = event_format(systems[s], recorded[i].event)))
+				count++;
+		put(out, systems[s], strlen(systems[s]) + 1);
+		put32(out, count);
+		for (int i = 0; i < count; i++) {
+			put64(out, strlen(formats[i]));
+			put(out, formats[i], strlen(formats[i]));
+			free(formats[i]);
+		}
+	}
+}
+
+/*
+ * An audit resolves one kind of address: an hrtimer's function, to tell the
+ * tick (tick_*) from other timers.  Every tick_* symbol and the symbol after
+ * each is enough: an address resolves to the nearest symbol below it, so one
+ * past a tick handler's end meets the next symbol, not the handler.  (The
+ * whole /proc/kallsyms would add about 5 MB to every file.)
+ */
+static void put_kallsyms(FILE *out)
+{
+	FILE *in = fopen("/proc/kallsyms", "r");
+	char *text = NULL, line[512];
+	size_t len = 0;
+	FILE *subset = open_memstream(&text, &len);
+	bool is_after_tick = false;
+
+	while (in && subset && fgets(line, sizeof(line), in)) {
+		char name[256];
+		bool is_tick = sscanf(line, "%*s %*s %255s", name) == 1 &&
+			       !strncmp(name, "tick_", 5);
+
+		if (is_tick || is_after_tick)
+			fputs(line, subset);
+		is_after_tick = is_tick;
+	}
+	if (in)
+		fclose(in);
+	if (subset)
+		fclose(subset);
+	put32(out, len);
+	if (len)
+		put(out, text, len);
+	free(text);
+}
+
+static void put_header(FILE *out, const struct ca_writer *writer, const char *clock_text)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	uint16_t one = 1;
+	char *print = event_format("ftrace", "print");
+
+	put(out, magic, sizeof(magic));
+	put(out, "6", 2);
+	put(out, (char[]){ *(char *)&one ? 0 : 1 }, 1);	/* 0: little endian */
+	put(out, (char[]){ (char)sizeof(long) }, 1);
+	put32(out, writer->page_size);
+	put(out, "header_page", 12);
+	put_file64(out, "events/header_page");
+	put(out, "header_event", 13);
+	put_file64(out, "events/header_event");
+	put32(out, print ? 1 : 0);		/* ftrace formats: print, for markers */
+	if (print) {
+		put64(out, strlen(print));
+		put(out, print, strlen(print));
+	}
+	free(print);
+	put_event_formats(out);
+	put_kallsyms(out);
+	put32(out, 0);				/* printk formats */
+	put_file64(out, "saved_cmdlines");
+	put32(out, writer->cpu_count);
+	put(out, "options  ", 10);
+	put(out, (uint16_t[]){ OPTION_TRACECLOCK }, 2);
+	put32(out, strlen(clock_text) + 1);
+	put(out, clock_text, strlen(clock_text) + 1);
+	put(out, (uint16_t[]){ 0 }, 2);
+	put(out, "flyrecord", 10);
+}
+
+static int copy_cpu(FILE *out, FILE *in)
+{
+	char buf[65536];
+	size_t n;
+
+	rewind(in);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return -EIO;
+	return ferror(in) ? -EIO : 0;
+}
+
+int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clock_text,
+		     char *err, int err_len)
+{
+	FILE *out = fopen(path, "wb");
+	unsigned long long offset;
+	long header;
+	int ret = 0;
+
+	if (!out) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	put_header(out, writer, clock_text);
+	header = ftell(out) + 16L * writer->cpu_count;
+	offset = (header + writer->page_size - 1) / writer->page_size * writer->page_size;
+	for (int cpu = 0; cpu < writer->cpu_count; cpu++) {
+		put64(out, writer->cpu_bytes[cpu] ? offset : 0);
+		put64(out, writer->cpu_bytes[cpu]);
+		offset += writer->cpu_bytes[cpu];
+	}
+	while (ftell(out) % writer->page_size)
+		fputc(0, out);
+	for (int cpu = 0; cpu < writer->cpu_count && !ret; cpu++)
+		ret = copy_cpu(out, writer->cpu_files[cpu]);
+	if (fclose(out) || ret) {
+		snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+		return -EIO;
+	}
+	return 0;
+}
+
+void ca_writer_free(struct ca_writer *writer)
+{
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		if (writer->cpu_files[cpu])
+			fclose(writer->cpu_files[cpu]);
+	memset(writer, 0, sizeof(*writer));
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# test-record.sh - coreaudit record on this machine: the trace.dat it writes
+# is read by trace-cmd and by coreaudit audit, whose verdict and event count
+# repeat those of the recording's own live pipeline; with tags, the two
+# groups are found sharing the declared core.  Skips without root or tracefs.
+. "$(dirname "$0")/tap.sh"
+tracefs=/sys/kernel/tracing
+workload="$top_builddir/tests/workload/workload"
+
+skip_all() { skip "$1"; exit 0; }
+[ "$(id -u)" = 0 ] || skip_all "needs root for tracefs"
+[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
+	skip_all "tracefs cannot be mounted"
+exec 9> /tmp/coreaudit-live-test.lock	# one live test at a time (tracefs is shared)
+flock 9
+
+expect_exit 0 "record -o FILE -- workload" "$coreaudit" record -o "$tap_tmp/rec.dat" -t 0,1 \
+	-- "$workload" -d 1 A:1:100:0:o:0 B:1:100:0:o:1
+cp "$tap_tmp/err" "$tap_tmp/record.err"
+check "no coreaudit instance left" test "$(ls $tracefs/instances | grep -c '^coreaudit-')" = 0
+if command -v trace-cmd > /dev/null; then
+	check "trace-cmd report reads it" test \
+		"$(trace-cmd report -i "$tap_tmp/rec.dat" 2> /dev/null | grep -c 'sched_switch:')" -gt 10
+else
+	skip "trace-cmd is not installed"
+fi
+live_verdict=$(sed -n 's/.*verdict while recording: \(.*\)/\1/p' "$tap_tmp/record.err")
+live_events=$(sed -n 's/.*recorded \([0-9]*\) events.*/\1/p' "$tap_tmp/record.err")
+"$coreaudit" audit --json "$tap_tmp/rec.dat" > "$tap_tmp/audit.json"
+check "audit of the file repeats the recording's verdict ($live_verdict) and events ($live_events)" \
+	test "$(json_get "d['verdict'], d['trace']['events']" < "$tap_tmp/audit.json")" = \
+	"$live_verdict $live_events"
+check "the file carries topology 0,1 (marker) and clock mono" test \
+	"$(json_get "d['trace']['topology'], d['trace']['clock']" < "$tap_tmp/audit.json")" = \
+	"[[0, 1]] mono"
+expect_exit 1 "audit --tags markers finds A and B sharing the core" \
+	"$coreaudit" audit --tags markers --grace 1ms --json "$tap_tmp/rec.dat"
+check "A|B violations recorded for more than 500 ms" test "$(json_get "sum(w['end_ns'] -
+	w['start_ns'] for w in d['windows']['list'] if w['kind'] == 'violation' and
+	{t['tag'] for t in w['tasks']} == {'A', 'B'})" < "$tap_tmp/out")" -gt 500000000
+expect_exit 0 "record -d without a command" "$coreaudit" record -o "$tap_tmp/d.dat" -d 300ms
+expect_exit 2 "record without -o" "$coreaudit" record -d 1s
+expect_exit 3 "record to an unwritable path" "$coreaudit" record -o /nonexistent/x.dat -d 100ms
+exit 0
