@@ -4,6 +4,7 @@
  * stops on -d, SIGINT/SIGTERM or --stop-on violation; then the same report
  * and exit code as `coreaudit audit`.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "coreaudit/duration.h"
 #include "coreaudit/live.h"
 #include "coreaudit/report.h"
+#include "coreaudit/writer.h"
 #include "cli.h"
 
 #define DEFAULT_TOP 10
@@ -31,6 +33,8 @@ static const struct option long_options[] = {
 	{ "stop-on", required_argument, NULL, 's' },
 	{ "max-forced-idle", required_argument, NULL, 'F' },
 	{ "max-starvation", required_argument, NULL, 'S' },
+	{ "save-trace", required_argument, NULL, 'w' },
+	{ "save-seconds", required_argument, NULL, 'W' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -53,6 +57,9 @@ void ca_cmd_monitor_usage(void)
 	       "      --stop-on violation   stop at the first violation\n"
 	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"
 	       "      --max-starvation DUR  fail when a task starves longer than DUR\n"
+	       "      --save-trace FILE     when it ends failing, write the last seconds of raw\n"
+	       "                            events to FILE (a trace.dat) for an offline audit\n"
+	       "      --save-seconds DUR    how much --save-trace keeps (default 10s)\n"
 	       "  -q, --quiet               print findings only, no summaries\n"
 	       "  -j, --json                the final report as JSON\n"
 	       "  -h, --help                this text\n\n"
@@ -60,11 +67,23 @@ void ca_cmd_monitor_usage(void)
 	       "not mounted), 4 inconclusive\n\n"
 	       "examples:\n"
 	       "  coreaudit monitor -d 10s\n"
-	       "  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n");
+	       "  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
+	       "  coreaudit monitor --stop-on violation --save-trace evidence.dat\n");
 }
+
+/* A raw ring-buffer page kept for --save-trace. */
+struct kept_page {
+	struct kept_page *next;
+	uint64_t ts;		/* the page's timestamp: its first event */
+	int size;
+	char data[];
+};
 
 struct monitor {
 	struct ca_audit *audit;
+	const char *save_path;
+	uint64_t save_ns;
+	struct kept_page *kept[CA_MAX_CPUS], *kept_tail[CA_MAX_CPUS];
 	bool is_quiet;
 	bool stop_on_violation;
 	size_t printed;		/* windows already printed */
@@ -133,6 +152,13 @@ static int parse_args(int argc, char **argv, struct ca_audit_options *opts,
 			opts->has_max_starvation = true;
 			break;
 		}
+		case 'w':
+			mon->save_path = optarg;
+			break;
+		case 'W':
+			bad = ca_parse_duration(optarg, &mon->save_ns) || !mon->save_ns ?
+			      "a duration, e.g. 10s" : NULL;
+			break;
 		case 'q':
 			mon->is_quiet = true;
 			break;
@@ -205,6 +231,68 @@ static void print_summary(struct monitor *mon)
 	       (unsigned long long)missed);
 }
 
+/* Keep every page, and forget those older than --save-seconds before the newest. */
+static int keep_page(void *user, int cpu, const void *page, int size)
+{
+	struct monitor *mon = user;
+	struct kept_page *kept = malloc(sizeof(*kept) + size);
+
+	if (!kept || cpu < 0 || cpu >= CA_MAX_CPUS) {
+		free(kept);
+		return -ENOMEM;
+	}
+	memcpy(&kept->ts, page, sizeof(kept->ts));
+	memcpy(kept->data, page, size);
+	kept->size = size;
+	kept->next = NULL;
+	if (mon->kept_tail[cpu])
+		mon->kept_tail[cpu]->next = kept;
+	else
+		mon->kept[cpu] = kept;
+	mon->kept_tail[cpu] = kept;
+	while (mon->kept[cpu] != kept && kept->ts - mon->kept[cpu]->ts > mon->save_ns) {
+		struct kept_page *old = mon->kept[cpu];
+
+		mon->kept[cpu] = old->next;
+		free(old);
+	}
+	return 0;
+}
+
+static void forget_pages(struct monitor *mon)
+{
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		while (mon->kept[cpu]) {
+			struct kept_page *old = mon->kept[cpu];
+
+			mon->kept[cpu] = old->next;
+			free(old);
+		}
+		mon->kept_tail[cpu] = NULL;
+	}
+}
+
+/* The kept pages as a trace.dat: the evidence, for an offline audit. */
+static void save_trace(struct monitor *mon, int cpu_count, int page_size, const char *clock)
+{
+	struct ca_writer writer;
+	char err[600];
+	int ret = ca_writer_open(&writer, cpu_count, page_size, err, sizeof(err));
+
+	for (int cpu = 0; !ret && cpu < cpu_count; cpu++)
+		for (struct kept_page *p = mon->kept[cpu]; p && !ret; p = p->next)
+			ret = ca_writer_page(&writer, cpu, p->data, p->size);
+	if (!ret)
+		ret = ca_writer_finish(&writer, mon->save_path, clock ? clock : "[mono]", err,
+				       sizeof(err));
+	if (ret)
+		ca_cli_error("monitor: --save-trace: %s", err);
+	else
+		fprintf(stderr, "coreaudit: the evidence is in %s (audit it with the same "
+			"--topology)\n", mon->save_path);
+	ca_writer_free(&writer);
+}
+
 static bool on_drain(void *user, bool is_interval)
 {
 	struct monitor *mon = user;
@@ -237,7 +325,7 @@ int ca_cmd_monitor(int argc, char **argv)
 	struct ca_live_options live = { .interval_ns = 1000000000ull, .buffer_kb = 8192,
 					.stop = &stop_requested };
 	struct ca_report_options report = { .top = DEFAULT_TOP };
-	struct monitor mon = { 0 };
+	struct monitor mon = { .save_ns = 10000000000ull };
 	struct ca_source source;
 	enum ca_exit_code code;
 	bool is_json = false;
@@ -261,6 +349,7 @@ int ca_cmd_monitor(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	live.on_drain = on_drain;
+	live.on_page = mon.save_path ? keep_page : NULL;
 	live.user = &mon;
 	if (ca_live_open(&source, &live)) {
 		ca_cli_error("monitor: %s", source.error);
@@ -272,6 +361,13 @@ int ca_cmd_monitor(int argc, char **argv)
 		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
 			ca_live_instance_name(&source));
 	code = ca_audit_feed(mon.audit, &source);
+	if (mon.save_path && code == CA_EXIT_FAIL) {
+		char *clock = ca_live_clock_text(&source);
+
+		save_trace(&mon, source.info.cpu_count, ca_live_page_size(&source), clock);
+		free(clock);
+	}
+	forget_pages(&mon);
 	ca_source_close(&source);
 	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
 		ca_cli_error("%s", mon.audit->error);

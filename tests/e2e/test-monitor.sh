@@ -67,8 +67,12 @@ check "the next monitor removes it" test "$(instances)" = 0
 (workload_when_traced 3 > /dev/null) &
 start=$SECONDS
 expect_exit 1 "--stop-on violation" "$coreaudit" monitor -t 0,1 --tags markers --grace 1ms \
-	-q --stop-on violation -d 30s
+	-q --stop-on violation -d 30s --save-trace "$tap_tmp/evidence.dat"
 check "--stop-on violation stopped early ($((SECONDS - start)) s of 30)" test $((SECONDS - start)) -lt 15
 wait
+expect_exit 1 "--save-trace: the evidence audits offline to the same finding" \
+	"$coreaudit" audit -t 0,1 --tags markers --grace 1ms "$tap_tmp/evidence.dat"
+"$coreaudit" monitor -t 0,1 -q -d 300ms --save-trace "$tap_tmp/none.dat" > /dev/null 2>&1
+check "--save-trace writes nothing when the monitor does not fail" test ! -e "$tap_tmp/none.dat"
 expect_exit 2 "monitor: unknown option" "$coreaudit" monitor --frob
 exit 0
