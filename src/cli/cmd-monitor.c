@@ -55,8 +55,9 @@ void ca_cmd_monitor_usage(void)
 	       "  -d, --duration DUR        stop after DUR (default: at SIGINT or SIGTERM)\n"
 	       "  -i, --interval DUR        print a summary every DUR (default 1s)\n"
 	       "      --stop-on violation   stop at the first violation\n"
-	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"
-	       "      --max-starvation DUR  fail when a task starves longer than DUR\n"
+	       "      --max-forced-idle PCT stop and fail when forced idle exceeds PCT %% of CPU\n"
+	       "                            time (checked after the first second)\n"
+	       "      --max-starvation DUR  stop and fail when a task starves longer than DUR\n"
 	       "      --save-trace FILE     when it ends failing, write the last seconds of raw\n"
 	       "                            events to FILE (a trace.dat) for an offline audit\n"
 	       "      --save-seconds DUR    how much --save-trace keeps (default 10s)\n"
@@ -293,6 +294,26 @@ static void save_trace(struct monitor *mon, int cpu_count, int page_size, const 
 	ca_writer_free(&writer);
 }
 
+/* --max-forced-idle and --max-starvation stop the monitor as soon as they are passed. */
+static bool is_threshold_exceeded(const struct ca_audit *audit)
+{
+	const struct ca_forcedidle *fi = &audit->forcedidle;
+	uint64_t forced = 0, known = 0;
+
+	if (audit->opts.max_starvation_ns >= 0)
+		for (uint32_t i = 0; i < fi->task_count; i++)
+			if (fi->tasks[i].longest_starved_ns > (uint64_t)audit->opts.max_starvation_ns)
+				return true;
+	if (audit->opts.max_forced_idle_pct < 0)
+		return false;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		forced += fi->per_cpu_ns[cpu];
+		known += fi->per_cpu_known_ns[cpu];
+	}
+	/* after a second of data: a first instant of forced idle is not a share */
+	return known > 1000000000ull && 100.0 * forced / known > audit->opts.max_forced_idle_pct;
+}
+
 static bool on_drain(void *user, bool is_interval)
 {
 	struct monitor *mon = user;
@@ -301,8 +322,9 @@ static bool on_drain(void *user, bool is_interval)
 	if (is_interval && !mon->is_quiet)
 		print_summary(mon);
 	fflush(stdout);
-	return mon->stop_on_violation &&
-	       mon->audit->isolation.by_kind[CA_WINDOW_VIOLATION].count > 0;
+	if (mon->stop_on_violation && mon->audit->isolation.by_kind[CA_WINDOW_VIOLATION].count)
+		return true;
+	return is_threshold_exceeded(mon->audit);
 }
 
 static int topology_default(struct ca_audit_options *opts)

@@ -74,5 +74,18 @@ expect_exit 1 "--save-trace: the evidence audits offline to the same finding" \
 	"$coreaudit" audit -t 0,1 --tags markers --grace 1ms "$tap_tmp/evidence.dat"
 "$coreaudit" monitor -t 0,1 -q -d 300ms --save-trace "$tap_tmp/none.dat" > /dev/null 2>&1
 check "--save-trace writes nothing when the monitor does not fail" test ! -e "$tap_tmp/none.dat"
+# A threshold stops it too: any forced idle at all (woken tasks wait a moment
+# on idle CPUs beside a busy sibling, which counts when cookies are unknown).
+start=$SECONDS
+"$coreaudit" monitor -t 0,1 -q --max-forced-idle 0 -d 30s > "$tap_tmp/thr.out" 2>&1 &
+monitor=$!
+(workload_when_traced 10 > /dev/null) &
+wait $monitor
+code=$?
+pkill -f "$workload" 2> /dev/null
+wait
+check "--max-forced-idle 0: stopped early ($((SECONDS - start)) s of 30) and failed ($code)" \
+	test $((SECONDS - start)) -lt 20 -a "$code" = 1
+check "its reason names the threshold" grep -q "exceeds --max-forced-idle" "$tap_tmp/thr.out"
 expect_exit 2 "monitor: unknown option" "$coreaudit" monitor --frob
 exit 0
