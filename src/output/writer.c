@@ -29,6 +29,7 @@ static const struct {
 	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
 	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
 	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
+	{ "coreaudit", "cs_switch" },	/* the cookie probe, when it could be created */
 };
 
 #define RECORDED_COUNT (sizeof(recorded) / sizeof(recorded[0]))

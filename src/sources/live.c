@@ -22,6 +22,11 @@
 #include "decode.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
+/* The kernel's own cookie at every switch (6.10+ with BTF; DESIGN.md). */
+#define PROBE_DEFINITION "t:coreaudit/cs_switch sched_switch prev_pid=prev->pid " \
+	"prev_cookie=prev->core_cookie next_pid=next->pid next_cookie=next->core_cookie"
+#define PROBE_REMOVAL "-:coreaudit/cs_switch"
+#define PROBE_FORMAT "events/coreaudit/cs_switch/format"
 
 struct page {
 	struct page *next;
@@ -45,6 +50,7 @@ struct live {
 	struct ca_decoders decoders;
 	int cpu_count;
 	int page_size;
+	bool has_probe;		/* we created the cs_switch probe: remove it */
 	struct live_cpu cpus[CA_MAX_CPUS];
 	struct ca_live_options opts;
 };
@@ -105,6 +111,33 @@ static void remove_stale_instances(void)
 	tracefs_list_free(names);
 }
 
+/*
+ * The cs_switch probe is global (dynamic_events): one left by a killed
+ * coreaudit, with no coreaudit instance alive, is removed; then ours is
+ * created when the kernel can (a core_cookie field and BTF arguments).
+ */
+static void create_probe(struct live *live)
+{
+	char *format = tracefs_instance_file_read(NULL, PROBE_FORMAT, NULL);
+	char **names = tracefs_instances(NULL);
+	bool is_other_alive = false;
+
+	for (int i = 0; names && names[i]; i++)
+		is_other_alive |= instance_pid(names[i]) > 0 && strcmp(names[i], live->name);
+	tracefs_list_free(names);
+	if (format && !is_other_alive)
+		tracefs_instance_file_append(NULL, "dynamic_events", PROBE_REMOVAL "\n");
+	free(format);
+	format = tracefs_instance_file_read(NULL, PROBE_FORMAT, NULL);
+	if (!format && tracefs_instance_file_append(NULL, "dynamic_events",
+						    PROBE_DEFINITION "\n") >= 0)
+		live->has_probe = true;
+	else if (!format)
+		fprintf(stderr, "coreaudit: no cookie probe (%s): cookies come from prctl "
+			"events and coreaudit-cookie markers\n", strerror(errno));
+	free(format);
+}
+
 static int enable_events(struct live *live, struct ca_source *source)
 {
 	bool has_switch = false;
@@ -115,6 +148,8 @@ static int enable_events(struct live *live, struct ca_source *source)
 
 		has_switch |= !ret && !strcmp(wanted_events[i].event, "sched_switch");
 	}
+	/* The probe when it exists, else the prctl events rebuild the cookies. */
+	tracefs_event_enable(live->instance, "coreaudit", "cs_switch");
 	if (!has_switch) {
 		snprintf(source->error, sizeof(source->error),
 			 "tracefs: cannot enable sched:sched_switch in instance %s", live->name);
@@ -311,6 +346,8 @@ static void live_close(struct ca_source *source)
 		tracefs_instance_destroy(live->instance);
 		tracefs_instance_free(live->instance);
 	}
+	if (live->has_probe)
+		tracefs_instance_file_append(NULL, "dynamic_events", PROBE_REMOVAL "\n");
 	ca_decoders_free(&live->decoders);
 	if (live->tep)
 		tep_free(live->tep);
@@ -349,7 +386,7 @@ const char *ca_live_instance_name(const struct ca_source *source)
 static int create_instance(struct live *live, struct ca_source *source)
 {
 	const char *systems[] = { "sched", "power", "ipi", "irq_vectors", "timer", "syscalls",
-				  "ftrace", NULL };
+				  "ftrace", "coreaudit", NULL };
 	char kb[32];
 
 	if (geteuid() != 0) {
@@ -364,6 +401,8 @@ static int create_instance(struct live *live, struct ca_source *source)
 	}
 	remove_stale_instances();
 	snprintf(live->name, sizeof(live->name), INSTANCE_PREFIX "%d", (int)getpid());
+	/* Before the instance: an instance made earlier may not show the new event. */
+	create_probe(live);
 	live->instance = tracefs_instance_create(live->name);
 	if (!live->instance) {
 		snprintf(source->error, sizeof(source->error),

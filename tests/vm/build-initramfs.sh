@@ -19,6 +19,21 @@ for lib in $(ldd "$trace_cmd" | grep -o '/[^ ]*'); do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done
+# coreaudit itself (COREAUDIT_BIN: the real binary, not libtool's wrapper), for
+# the guest's `coreaudit record`.
+if [ -n "${COREAUDIT_BIN:-}" ]; then
+	cp "$COREAUDIT_BIN" "$root/bin/coreaudit"
+	for lib in $(ldd "$COREAUDIT_BIN" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	mkdir -p "$root/lib/x86_64-linux-gnu"
+	cp -L "$(dirname "$COREAUDIT_BIN")"/libcoreaudit.so.0 "$root/lib/x86_64-linux-gnu/"
+	for lib in $(ldd "$(dirname "$COREAUDIT_BIN")/libcoreaudit.so.0" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
 cp "$here/init" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

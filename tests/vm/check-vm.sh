@@ -16,7 +16,8 @@ done
 
 bzimage=$("$here/build-kernel.sh") || { fail "kernel build"; exit 0; }
 ok "kernel: $bzimage"
-"$here/build-initramfs.sh" "$tap_tmp/initramfs.cpio.gz" || { fail "initramfs"; exit 0; }
+COREAUDIT_BIN="$top_builddir/.libs/coreaudit" "$here/build-initramfs.sh" \
+	"$tap_tmp/initramfs.cpio.gz" || { fail "initramfs"; exit 0; }
 
 run() {	# run NAME VARIANT SMP GROUPS
 	local started=$SECONDS
@@ -114,4 +115,16 @@ assert kernel and all(ours.get(p) is not None for p in kernel), (ours, kernel)
 assert all((kernel[a] == kernel[b]) == (ours[a] == ours[b]) for a, b in pairs), (ours, kernel)"
 check "prctl: no unexplained window of 200 us or more" test "$(unexplained prctl)" = 0
 check_forced_idle prctl 2
+
+# 6. coreaudit record inside the guest: it creates the cookie probe on this
+# kernel and writes a file that audits like trace-cmd's.
+run record record smt2 A:1:70:1:o,B:1:70:1:o
+audit record
+sed 's/^/# guest: /' "$results/record/record.err" 2> /dev/null | head -3
+check "record: cookies from the probe coreaudit record created" test \
+	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/record.json")" = probe
+check "record: the audit of its file passes (exit $code)" test "$code" = 0
+check "record: audit verdict = the recording's own" grep -q "verdict while recording: pass" \
+	"$results/record/record.err"
+check_forced_idle record 2
 exit 0

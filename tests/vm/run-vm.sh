@@ -4,7 +4,8 @@
 # an SMT topology, record one workload, and leave trace.dat, tasks.txt and
 # console.log in OUTDIR.  VARIANT: probe | prctl.  SMP: smt2 (1 core x 2
 # threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
-# workload takes them, comma-separated.
+# workload takes them, comma-separated.  VARIANT record: the guest records
+# with `coreaudit record` (the initramfs must hold it: COREAUDIT_BIN).
 set -euo pipefail
 kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
 case $smp in
