@@ -214,22 +214,23 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	if (command && command[0])
 		rec->child = start_command(command);
 	code = ca_audit_feed(rec->audit, &source);
-	clock = ca_live_clock_text(&source);
-	ca_source_close(&source);
 	if (rec->child > 0)
 		waitpid(rec->child, &rec->child_status, 0);
 	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE || rec->write_error) {
 		ca_cli_error("record: %s", rec->write_error ? "cannot write the pages" :
 						 rec->audit->error);
-		free(clock);
+		ca_source_close(&source);
 		return CA_EXIT_INPUT;
 	}
-	if (ca_writer_finish(&rec->writer, output, clock ? clock : "[mono]", err, sizeof(err))) {
-		ca_cli_error("record: %s", err);
-		free(clock);
-		return CA_EXIT_INPUT;
-	}
+	/* Before the source closes: closing removes the probe, and with it its format. */
+	clock = ca_live_clock_text(&source);
+	code = ca_writer_finish(&rec->writer, output, clock ? clock : "[mono]", err, sizeof(err));
 	free(clock);
+	ca_source_close(&source);
+	if (code) {
+		ca_cli_error("record: %s", err);
+		return CA_EXIT_INPUT;
+	}
 	fprintf(stderr, "coreaudit: recorded %llu events in %s; verdict while recording: %s\n",
 		(unsigned long long)rec->audit->events, output,
 		ca_verdict_name(rec->audit->verdict));

@@ -149,7 +149,8 @@ static int enable_events(struct live *live, struct ca_source *source)
 		has_switch |= !ret && !strcmp(wanted_events[i].event, "sched_switch");
 	}
 	/* The probe when it exists, else the prctl events rebuild the cookies. */
-	tracefs_event_enable(live->instance, "coreaudit", "cs_switch");
+	if (tracefs_event_enable(live->instance, "coreaudit", "cs_switch") && live->has_probe)
+		fprintf(stderr, "coreaudit: cannot enable the cookie probe in %s\n", live->name);
 	if (!has_switch) {
 		snprintf(source->error, sizeof(source->error),
 			 "tracefs: cannot enable sched:sched_switch in instance %s", live->name);
