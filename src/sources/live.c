@@ -142,15 +142,20 @@ static int enable_events(struct live *live, struct ca_source *source)
 {
 	bool has_switch = false;
 
-	for (size_t i = 0; i < sizeof(wanted_events) / sizeof(wanted_events[0]); i++) {
-		int ret = tracefs_event_enable(live->instance, wanted_events[i].system,
-					       wanted_events[i].event);
+	/* The probe when it exists, else the prctl events rebuild the cookies. */
+	bool has_probe_event = !tracefs_event_enable(live->instance, "coreaudit", "cs_switch");
 
+	if (!has_probe_event && live->has_probe)
+		fprintf(stderr, "coreaudit: cannot enable the cookie probe in %s\n", live->name);
+	for (size_t i = 0; i < sizeof(wanted_events) / sizeof(wanted_events[0]); i++) {
+		int ret;
+
+		if (has_probe_event && !strcmp(wanted_events[i].system, "syscalls"))
+			continue;
+		ret = tracefs_event_enable(live->instance, wanted_events[i].system,
+					   wanted_events[i].event);
 		has_switch |= !ret && !strcmp(wanted_events[i].event, "sched_switch");
 	}
-	/* The probe when it exists, else the prctl events rebuild the cookies. */
-	if (tracefs_event_enable(live->instance, "coreaudit", "cs_switch") && live->has_probe)
-		fprintf(stderr, "coreaudit: cannot enable the cookie probe in %s\n", live->name);
 	if (!has_switch) {
 		snprintf(source->error, sizeof(source->error),
 			 "tracefs: cannot enable sched:sched_switch in instance %s", live->name);
