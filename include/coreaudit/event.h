@@ -115,6 +115,19 @@ struct ca_event {
 	};
 };
 
+/* A tracefs event by system and name. */
+struct ca_event_name {
+	const char *system;
+	const char *event;
+};
+
+/*
+ * The kernel events coreaudit traces live and records (the cs_switch cookie
+ * probe, a dynamic event of its own, apart): one list for monitor and record.
+ */
+extern const struct ca_event_name ca_traced_events[];
+extern const int ca_traced_event_count;
+
 /**
  * ca_event_kind_name() - short name of an event kind, for messages
  * Return: a static string.

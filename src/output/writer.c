@@ -15,24 +15,21 @@
 
 #include <tracefs.h>
 
+#include "coreaudit/event.h"
 #include "coreaudit/writer.h"
 
 #define OPTION_TRACECLOCK 4
 
-static const struct {
-	const char *system;
-	const char *event;
-} recorded[] = {
-	{ "sched", "sched_switch" }, { "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
-	{ "sched", "sched_migrate_task" }, { "sched", "sched_process_fork" },
-	{ "sched", "sched_process_exit" }, { "sched", "sched_process_exec" },
-	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
-	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
-	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
-	{ "coreaudit", "cs_switch" },	/* the cookie probe, when it could be created */
-};
+/* The traced events, and the cookie probe when it could be created. */
+static const struct ca_event_name probe = { "coreaudit", "cs_switch" };
+#define MAX_RECORDED 32
+#define RECORDED_COUNT (ca_traced_event_count + 1 < MAX_RECORDED ? ca_traced_event_count + 1 \
+							       : MAX_RECORDED)
 
-#define RECORDED_COUNT (sizeof(recorded) / sizeof(recorded[0]))
+static const struct ca_event_name *recorded(int i)
+{
+	return i < ca_traced_event_count ? &ca_traced_events[i] : &probe;
+}
 
 int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char *err,
 		   int err_len)
@@ -98,27 +95,27 @@ static char *event_format(const char *system, const char *event)
 /* The systems that have at least one recorded event, each with its formats. */
 static void put_event_formats(FILE *out)
 {
-	const char *systems[RECORDED_COUNT];
+	const char *systems[MAX_RECORDED];
 	int system_count = 0;
 
-	for (size_t i = 0; i < RECORDED_COUNT; i++) {
+	for (int i = 0; i < RECORDED_COUNT; i++) {
 		bool is_known = false;
-		char *format = event_format(recorded[i].system, recorded[i].event);
+		char *format = event_format(recorded(i)->system, recorded(i)->event);
 
 		for (int s = 0; s < system_count; s++)
-			is_known |= !strcmp(systems[s], recorded[i].system);
+			is_known |= !strcmp(systems[s], recorded(i)->system);
 		if (format && !is_known)
-			systems[system_count++] = recorded[i].system;
+			systems[system_count++] = recorded(i)->system;
 		free(format);
 	}
 	put32(out, system_count);
 	for (int s = 0; s < system_count; s++) {
-		char *formats[RECORDED_COUNT];
+		char *formats[MAX_RECORDED];
 		int count = 0;
 
-		for (size_t i = 0; i < RECORDED_COUNT; i++)
-			if (!strcmp(recorded[i].system, systems[s]) &&
-			    (formats[count] = event_format(systems[s], recorded[i].event)))
+		for (int i = 0; i < RECORDED_COUNT; i++)
+			if (!strcmp(recorded(i)->system, systems[s]) &&
+			    (formats[count] = event_format(systems[s], recorded(i)->event)))
 				count++;
 		put(out, systems[s], strlen(systems[s]) + 1);
 		put32(out, count);

@@ -55,18 +55,6 @@ struct live {
 	struct ca_live_options opts;
 };
 
-static const struct {
-	const char *system;
-	const char *event;
-} wanted_events[] = {
-	{ "sched", "sched_switch" }, { "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
-	{ "sched", "sched_migrate_task" }, { "sched", "sched_process_fork" },
-	{ "sched", "sched_process_exit" }, { "sched", "sched_process_exec" },
-	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
-	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
-	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
-};
-
 static uint64_t mono_now(void)
 {
 	struct timespec ts;
@@ -147,14 +135,14 @@ static int enable_events(struct live *live, struct ca_source *source)
 
 	if (!has_probe_event && live->has_probe)
 		fprintf(stderr, "coreaudit: cannot enable the cookie probe in %s\n", live->name);
-	for (size_t i = 0; i < sizeof(wanted_events) / sizeof(wanted_events[0]); i++) {
+	for (int i = 0; i < ca_traced_event_count; i++) {
+		const struct ca_event_name *e = &ca_traced_events[i];
 		int ret;
 
-		if (has_probe_event && !strcmp(wanted_events[i].system, "syscalls"))
+		if (has_probe_event && !strcmp(e->system, "syscalls"))
 			continue;
-		ret = tracefs_event_enable(live->instance, wanted_events[i].system,
-					   wanted_events[i].event);
-		has_switch |= !ret && !strcmp(wanted_events[i].event, "sched_switch");
+		ret = tracefs_event_enable(live->instance, e->system, e->event);
+		has_switch |= !ret && !strcmp(e->event, "sched_switch");
 	}
 	if (!has_switch) {
 		snprintf(source->error, sizeof(source->error),

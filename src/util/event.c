@@ -39,3 +39,14 @@ void ca_copy_comm(char dst[CA_COMM_LEN], const char *src, int src_len)
 	memcpy(dst, src, len);
 	dst[len] = '\0';
 }
+
+const struct ca_event_name ca_traced_events[] = {
+	{ "sched", "sched_switch" }, { "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" }, { "sched", "sched_process_fork" },
+	{ "sched", "sched_process_exit" }, { "sched", "sched_process_exec" },
+	{ "power", "cpu_idle" }, { "ipi", "ipi_send_cpu" }, { "ipi", "ipi_send_cpumask" },
+	{ "irq_vectors", "local_timer_entry" }, { "timer", "hrtimer_expire_entry" },
+	{ "syscalls", "sys_enter_prctl" }, { "syscalls", "sys_exit_prctl" },
+};
+
+const int ca_traced_event_count = sizeof(ca_traced_events) / sizeof(ca_traced_events[0]);

@@ -24,3 +24,18 @@ trap tap_end EXIT
 coreaudit="$top_builddir/coreaudit"
 # JSON field from stdin: json_get 'expr' (python3, d = the document)
 json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# live_test_prelude: for tests on the running kernel: skip (and exit) without
+# root, two CPUs or a mountable tracefs; then hold the lock that lets one live
+# test at a time use tracefs.
+tracefs=/sys/kernel/tracing
+live_test_prelude() {
+	local why=""
+	[ "$(id -u)" = 0 ] || why="needs root for tracefs"
+	[ -n "$why" ] || [ "$(nproc)" -ge 2 ] || why="needs two CPUs"
+	[ -n "$why" ] || mountpoint -q "$tracefs" ||
+		mount -t tracefs nodev "$tracefs" 2> /dev/null || why="tracefs cannot be mounted"
+	if [ -n "$why" ]; then skip "$why"; exit 0; fi
+	exec 9> /tmp/coreaudit-live-test.lock
+	flock 9
+}

@@ -4,20 +4,10 @@
 # a coreaudit-topology marker), audit it, and assert the findings.
 # Skips, saying why, without root, tracefs, trace-cmd or two CPUs.
 . "$(dirname "$0")/tap.sh"
-tracefs=/sys/kernel/tracing
 workload="$top_builddir/tests/workload/workload"
-
-skip_all() { for _ in 1 2 3 4 5 6; do skip "$1"; done; exit 0; }
-[ "$(id -u)" = 0 ] || skip_all "needs root for tracefs"
-command -v trace-cmd > /dev/null || skip_all "trace-cmd is not installed"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
-mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
-	skip_all "tracefs cannot be mounted"
-[ -w "$tracefs/trace_marker" ] || skip_all "tracefs is not writable"
-
-# One live recording at a time on this machine (tracefs is shared).
-exec 9> /tmp/coreaudit-live-test.lock
-flock 9
+live_test_prelude
+command -v trace-cmd > /dev/null || { skip "trace-cmd is not installed"; exit 0; }
+[ -w "$tracefs/trace_marker" ] || { skip "tracefs is not writable"; exit 0; }
 
 # trace-cmd record leaves tracing_on and options/function-trace at 0: put back
 # what we found, whatever happens.

@@ -4,16 +4,8 @@
 # core live; SIGINT and SIGKILL leave no tracefs instance behind; --stop-on
 # stops early.  Skips, saying why, without root or tracefs.
 . "$(dirname "$0")/tap.sh"
-tracefs=/sys/kernel/tracing
 workload="$top_builddir/tests/workload/workload"
-
-skip_all() { skip "$1"; exit 0; }
-[ "$(id -u)" = 0 ] || skip_all "needs root for tracefs"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
-mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
-	skip_all "tracefs cannot be mounted"
-exec 9> /tmp/coreaudit-live-test.lock	# one live test at a time (tracefs is shared)
-flock 9
+live_test_prelude
 instances() { ls "$tracefs/instances" | grep -c '^coreaudit-' || true; }
 # Start the workload once a monitor traces sched_switch (its start-up is slow
 # under ASan, and the groups' tag markers must be recorded).

@@ -4,16 +4,8 @@
 # repeat those of the recording's own live pipeline; with tags, the two
 # groups are found sharing the declared core.  Skips without root or tracefs.
 . "$(dirname "$0")/tap.sh"
-tracefs=/sys/kernel/tracing
 workload="$top_builddir/tests/workload/workload"
-
-skip_all() { skip "$1"; exit 0; }
-[ "$(id -u)" = 0 ] || skip_all "needs root for tracefs"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
-mountpoint -q "$tracefs" || mount -t tracefs nodev "$tracefs" 2> /dev/null ||
-	skip_all "tracefs cannot be mounted"
-exec 9> /tmp/coreaudit-live-test.lock	# one live test at a time (tracefs is shared)
-flock 9
+live_test_prelude
 
 expect_exit 0 "record -o FILE -- workload" "$coreaudit" record -o "$tap_tmp/rec.dat" -t 0,1 \
 	-- "$workload" -d 1 A:1:100:0:o:0 B:1:100:0:o:1
