@@ -6,7 +6,10 @@
 #
 # Without a trace it records one here: a context-switch storm (stress-ng
 # --switch) with the events coreaudit reads, at least 2 million of them.  It
-# times each tool ROUNDS times, interleaved (A B C A B C ...), and reports the
+# times each tool ROUNDS times, interleaved (A B C A B C ...): coreaudit with
+# its default in-place reader, coreaudit --reader records (one libtracecmd
+# record per event, the reference), the bare loop and trace-cmd report; it
+# reports the
 # median wall time, events per second and peak RSS; then the same on the
 # trace converted to an uncompressed version 6 file, and peak RSS on a trace a
 # quarter as long, to show whether memory grows with the trace.
@@ -50,12 +53,13 @@ bench_file() {	# bench_file FILE LABEL
 	: > "$work/results"
 	for _ in $(seq "$rounds"); do
 		time_one coreaudit "$coreaudit" audit -t 0,1 --unknown-cookie zero "$1"
+		time_one records "$coreaudit" audit -t 0,1 --unknown-cookie zero --reader records "$1"
 		time_one readloop "$work/readloop" "$1"
 		time_one report trace-cmd report -i "$1"
 	done
 	echo "== $2 (median of $rounds, interleaved)"
 	printf "%-10s %10s %14s %12s\n" tool seconds events/s "peak RSS"
-	for tool in coreaudit readloop report; do
+	for tool in coreaudit records readloop report; do
 		local secs rss
 		secs=$(median "$tool" 2); rss=$(median "$tool" 3)
 		eval "median_$tool=$secs"
@@ -63,7 +67,9 @@ bench_file() {	# bench_file FILE LABEL
 			'BEGIN { printf "%-10s %10.3f %14.0f %9.1f MB\n", t, s, n / s, m / 1024 }'
 	done
 	awk -v a="$median_coreaudit" -v r="$median_readloop" -v p="$median_report" \
-		'BEGIN { printf "coreaudit is %.1fx faster than trace-cmd report, %+.0f%% against the bare loop\n", p / a, 100 * (a / r - 1) }'
+		-v c="$median_records" \
+		'BEGIN { printf "coreaudit is %.1fx faster than trace-cmd report, %+.0f%% against the bare loop\n", p / a, 100 * (a / r - 1);
+			 printf "with --reader records: %.1fx faster than report, %+.0f%% against the bare loop\n", p / c, 100 * (c / r - 1) }'
 }
 
 # median TOOL COLUMN: the median of one column of one tool's runs
@@ -100,12 +106,4 @@ for f in "$trace" "$work/v6.dat" "$work/short.dat" "$work/short6.dat"; do
 		"$(rss_split "$coreaudit" audit -t 0,1 --unknown-cookie zero "$f")" \
 		"$(rss_split "$work/readloop" "$f")"
 done
-if false; then
-	trace-cmd convert --file-version 6 --compression none -i "$work/short.dat" \
-		-o "$work/short6.dat" > /dev/null 2>&1
-	short_events=$("$work/readloop" "$work/short6.dat" | cut -d' ' -f1)
-	/usr/bin/time -f "%M" -o "$work/m" "$coreaudit" audit -t 0,1 --unknown-cookie zero \
-		"$work/short6.dat" > /dev/null 2>&1 || true
-	echo "== peak RSS of coreaudit on version 6: $(( $(tail -n 1 "$work/m") / 1024 )) MB for $short_events events (short trace)"
-fi
 echo "machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"

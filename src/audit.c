@@ -360,6 +360,7 @@ enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source
 
 	audit->info = source->info;
 	code = run_pipeline(&run, source);
+	audit->info.reader = source->info.reader;	/* known once reading began */
 	if (!run.is_ready)
 		memset(&audit->state, 0, sizeof(audit->state));
 	return code;
@@ -377,6 +378,7 @@ enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_opt
 		ca_source_close(&source);
 		return code;
 	}
+	source.use_records = opts->use_record_reader;
 	code = ca_audit_feed(audit, &source);
 	ca_source_close(&source);
 	return code;

@@ -32,6 +32,7 @@ struct ca_audit_options {
 	const char *rules_path;		/* NULL: no rule file */
 	bool has_max_forced_idle;
 	bool has_max_starvation;
+	bool use_record_reader;		/* trace.dat: libtracecmd records, the reference */
 };
 
 enum ca_verdict {

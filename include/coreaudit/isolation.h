@@ -127,6 +127,7 @@ struct ca_isolation {
 	uint64_t per_core_violations[CA_MAX_CPUS];
 	struct ca_window *list;	/* kept: every violation and unknown, then skew */
 	size_t list_count;
+	size_t list_skew_scan;	/* full list: no skew window before this index */
 	size_t list_capacity;
 	uint64_t list_dropped;
 	struct ca_pending_window *pending;

@@ -19,6 +19,7 @@ typedef int (*ca_event_fn)(void *ctx, const struct ca_event *ev);
 
 struct ca_source_info {
 	const char *format;	/* "trace.dat" or "text" */
+	const char *reader;	/* trace.dat: "pages" (in place) or "records"; else as format */
 	char clock[32];		/* "mono", "local", ...; "unknown" for text */
 	int cpu_count;
 	bool has_cookie_probe;	/* a cs_switch event is defined */
@@ -33,6 +34,7 @@ struct ca_source {
 	int (*read)(struct ca_source *source, ca_event_fn fn, void *ctx);
 	void (*close)(struct ca_source *source);
 	void *priv;
+	bool use_records;	/* trace.dat: one libtracecmd record per event (the reference) */
 	char error[512];	/* why open or read failed, naming the file */
 };
 

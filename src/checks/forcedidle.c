@@ -98,28 +98,54 @@ static bool is_forced_idle(const struct ca_state *state, const struct ca_cpu *c,
 	return c->queued_count > 0;
 }
 
-static void account_interval(struct ca_forcedidle *fi, const struct ca_state *state, int core,
-			     uint64_t from, uint64_t to)
+/* Count @length as known time of the core's CPUs; true when an idle one has work. */
+static bool count_known(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+			uint64_t length)
 {
-	int count = state->topo.sibling_count[core];
-	uint64_t running[CA_MAX_SIBLINGS];
-	int running_count = 0;
-	bool has_unknown = false;
-	uint64_t length = to - from;
+	bool has_waiting_idle = false;
 
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 		const struct ca_cpu *c = &state->cpus[cpu];
 
 		if (c->run != CA_CPU_UNKNOWN)
 			fi->per_cpu_known_ns[cpu] += length;
-		if (c->run == CA_CPU_TASK) {
+		has_waiting_idle |= c->run == CA_CPU_IDLE && c->queued_count;
+	}
+	return has_waiting_idle;
+}
+
+/* The cookies the core's CPUs run; *has_unknown when one of them is not known. */
+static int running_cookies(const struct ca_state *state, int core, uint64_t *running,
+			   bool *has_unknown)
+{
+	int running_count = 0;
+
+	*has_unknown = false;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int cpu = state->topo.siblings[core][i];
+
+		if (state->cpus[cpu].run == CA_CPU_TASK) {
 			const struct ca_task *task = ca_state_cpu_task(state, cpu);
 
 			running[running_count++] = task->cookie;
-			has_unknown |= !task->is_cookie_known;
+			*has_unknown |= !task->is_cookie_known;
 		}
 	}
+	return running_count;
+}
+
+static void account_interval(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+			     uint64_t from, uint64_t to)
+{
+	int count = state->topo.sibling_count[core];
+	uint64_t running[CA_MAX_SIBLINGS];
+	int running_count;
+	bool has_unknown;
+
+	if (!count_known(fi, state, core, to - from))
+		return;		/* the common case: no idle CPU has work */
+	running_count = running_cookies(state, core, running, &has_unknown);
 	if (!running_count || running_count == count)
 		return;
 	for (int i = 0; i < count; i++) {
@@ -130,7 +156,7 @@ static void account_interval(struct ca_forcedidle *fi, const struct ca_state *st
 			continue;
 		if (!has_unknown && !is_forced_idle(state, c, running, running_count))
 			continue;
-		fi->per_cpu_ns[cpu] += length;
+		fi->per_cpu_ns[cpu] += to - from;
 		for (int q = 0; q < c->queued_count; q++)
 			starve(fi, c->queued[q], from, to);
 	}

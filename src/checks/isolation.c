@@ -251,13 +251,17 @@ static int keep_window(struct ca_isolation *iso, const struct ca_window *window)
 		iso->list[iso->list_count++] = *window;
 		return 0;
 	}
-	/* Full: a violation or unknown window displaces a skew window. */
-	for (size_t i = 0; window->kind != CA_WINDOW_SKEW && i < iso->list_count; i++) {
-		if (iso->list[i].kind != CA_WINDOW_SKEW)
+	/*
+	 * Full: a violation or unknown window displaces a skew window.  A slot
+	 * once displaced never holds skew again, so the scan only moves on.
+	 */
+	while (window->kind != CA_WINDOW_SKEW && iso->list_skew_scan < iso->list_count) {
+		struct ca_window *slot = &iso->list[iso->list_skew_scan++];
+
+		if (slot->kind != CA_WINDOW_SKEW)
 			continue;
-		iso->list[i] = *window;
-		iso->list_dropped++;
-		return 0;
+		*slot = *window;
+		break;
 	}
 	iso->list_dropped++;
 	return 0;

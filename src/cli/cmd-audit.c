@@ -28,6 +28,7 @@ static const struct option long_options[] = {
 	{ "max-starvation", required_argument, NULL, 'S' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "top", required_argument, NULL, 'n' },
+	{ "reader", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,6 +58,8 @@ void ca_cmd_audit_usage(void)
 	       "  -j, --json                print the findings as one JSON object\n"
 	       "      --top N               rows in the longest-window and per-task tables\n"
 	       "                            (default %d)\n"
+	       "      --reader records      read a trace.dat one libtracecmd record per event,\n"
+	       "                            the slower reference for the default in-place reader\n"
 	       "  -h, --help                this text\n\n"
 	       "DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\").\n"
 	       "exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
@@ -128,6 +131,14 @@ static int parse_option(int opt, const char *arg, struct ca_audit_options *opts,
 			return bad_value("--max-starvation", arg, "a duration with a unit, e.g. 50ms");
 		opts->max_starvation_ns = (int64_t)ns;
 		opts->has_max_starvation = true;
+		return 0;
+	case 'R':
+		if (!strcmp(arg, "records"))
+			opts->use_record_reader = true;
+		else if (!strcmp(arg, "pages"))
+			opts->use_record_reader = false;
+		else
+			return bad_value("--reader", arg, "'pages' (the default) or 'records'");
 		return 0;
 	case 'n':
 		*top = (int)strtol(arg, &end, 10);

@@ -46,7 +46,8 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 
 	fprintf(out, "  \"trace\": {\"file\": ");
 	write_string(out, audit->opts.path);
-	fprintf(out, ", \"format\": \"%s\", \"clock\": ", audit->info.format);
+	fprintf(out, ", \"format\": \"%s\", \"reader\": \"%s\", \"clock\": ", audit->info.format,
+		audit->info.reader ? audit->info.reader : audit->info.format);
 	write_string(out, audit->info.clock);
 	for (int core = 0; core < topo->core_count; core++)
 		cpus += topo->sibling_count[core];

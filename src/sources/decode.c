@@ -41,8 +41,12 @@ struct decoder {
 	bool is_new_task;	/* sched_wakeup_new */
 	bool is_hrtimer;	/* a tick only when its function is tick_* */
 	bool is_native;		/* the file's byte order is the host's */
+	int min_size;		/* a record this long holds every fixed field */
 	struct tep_format_field *fields[F_COUNT];
 };
+
+/* The largest record coreaudit pads: longer fields are out of any sane format. */
+#define PAD_SIZE 512
 
 static const struct {
 	const char *system;	/* NULL: any system */
@@ -73,13 +77,14 @@ static const struct {
 
 /*
  * A number field.  In the host's byte order it is read in place (the common
- * case, and the hot path); otherwise libtraceevent swaps it.
+ * case, and the hot path); otherwise libtraceevent swaps it.  The record is
+ * at least the decoder's min_size long (ca_decoders_emit pads short ones).
  */
 static inline __attribute__((always_inline)) bool
 read_raw(const struct tep_format_field *field, const struct tep_record *rec, bool is_native,
 	 unsigned long long *value)
 {
-	if (!field || field->offset + field->size > rec->size)
+	if (!field)
 		return false;
 	if (!is_native)
 		return !tep_read_number_field((struct tep_format_field *)field, rec->data, value);
@@ -293,6 +298,17 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 	}
 }
 
+/* @field, when it fits the padding, growing *@min_size to hold it; else NULL. */
+static struct tep_format_field *fixed_field(struct tep_format_field *field, int *min_size)
+{
+	if (!field || field->offset < 0 || field->size < 0 ||
+	    field->offset + field->size > PAD_SIZE)
+		return NULL;
+	if (field->offset + field->size > *min_size)
+		*min_size = field->offset + field->size;
+	return field;
+}
+
 static bool matches(const struct tep_event *event, size_t i)
 {
 	if (strcmp(event->name, wanted[i].name))
@@ -344,7 +360,8 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			d->is_hrtimer = wanted[w].is_hrtimer;
 			d->is_native = td->is_native;
 			for (int f = 0; f < F_COUNT; f++)
-				d->fields[f] = tep_find_field(events[i], field_names[f]);
+				d->fields[f] = fixed_field(tep_find_field(events[i], field_names[f]),
+							   &d->min_size);
 			td->by_id[events[i]->id] = d;
 			info->has_cookie_probe |= d->kind == CA_EV_COOKIE;
 			info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
@@ -386,11 +403,27 @@ static bool is_tick_timer(const struct ca_decoders *td, const struct decoder *d,
 	return name && !strncmp(name, "tick_", 5);
 }
 
+/* A record shorter than its format (corrupt): a copy whose missing bytes are zeros. */
+static struct tep_record *pad_record(struct tep_record *rec, int min_size,
+				     unsigned char padded[PAD_SIZE], struct tep_record *copy)
+{
+	int size = rec->size > 0 ? rec->size : 0;
+
+	memcpy(padded, rec->data, size);
+	memset(padded + size, 0, min_size - size);
+	*copy = *rec;
+	copy->data = padded;
+	copy->size = min_size;
+	return copy;
+}
+
 int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
 		     void *ctx)
 {
 	int id = record_type(td, rec);
 	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+	unsigned char padded[PAD_SIZE];
+	struct tep_record copy;
 	struct ca_event ev;
 	int ret;
 
@@ -404,6 +437,8 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 		if (ret)
 			return ret;
 	}
+	if (d && rec->size < d->min_size)
+		rec = pad_record(rec, d->min_size, padded, &copy);
 	if (!d || (d->is_hrtimer && !is_tick_timer(td, d, rec)))
 		return 0;
 	ev.ts = rec->ts;

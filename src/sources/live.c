@@ -428,6 +428,7 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 	source->close = live_close;
 	source->priv = live;
 	source->info.format = "live";
+	source->info.reader = "live";
 	snprintf(source->info.clock, sizeof(source->info.clock), "mono");
 	if (!live)
 		return -ENOMEM;

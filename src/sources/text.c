@@ -581,6 +581,7 @@ int ca_text_open(struct ca_source *source, const char *path)
 	source->close = text_close;
 	source->priv = ts;
 	source->info.format = "text";
+	source->info.reader = "text";
 	snprintf(source->info.clock, sizeof(source->info.clock), "unknown");
 	if (!ts)
 		return -ENOMEM;

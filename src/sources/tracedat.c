@@ -1,8 +1,10 @@
 /*
  * tracedat.c - trace-cmd trace.dat files through libtracecmd.
  *
- * Events come merged across CPUs in timestamp order from
- * tracecmd_read_next_data() and are decoded by decode.c.
+ * Two readers give the same events in the same order: pages.c, read in place
+ * from libtracecmd's pages (the default), and one libtracecmd record per
+ * event from tracecmd_read_next_data(), the reference (--reader records).
+ * decode.c turns either into coreaudit events.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "coreaudit/source.h"
 #include "decode.h"
+#include "pages.h"
 
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -24,24 +27,63 @@ struct tracedat {
 	struct ca_decoders decoders;
 };
 
-static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
+struct emit_ctx {
+	struct ca_source *source;
+	struct tracedat *td;
+	ca_event_fn fn;
+	void *ctx;
+};
+
+static int emit_record(void *data, struct tep_record *rec)
 {
-	struct tracedat *td = source->priv;
+	struct emit_ctx *emit = data;
+
+	if (rec->cpu >= CA_MAX_CPUS) {
+		snprintf(emit->source->error, sizeof(emit->source->error),
+			 "%s: record on CPU %d: coreaudit handles CPUs 0-%d", emit->source->path,
+			 rec->cpu, CA_MAX_CPUS - 1);
+		return -ERANGE;
+	}
+	return ca_decoders_emit(&emit->td->decoders, rec, emit->fn, emit->ctx);
+}
+
+static int read_records(struct emit_ctx *emit)
+{
 	struct tep_record *rec;
 	int cpu, ret = 0;
 
-	while (!ret && (rec = tracecmd_read_next_data(td->handle, &cpu))) {
-		if (rec->cpu >= CA_MAX_CPUS) {
-			snprintf(source->error, sizeof(source->error),
-				 "%s: record on CPU %d: coreaudit handles CPUs 0-%d", source->path,
-				 rec->cpu, CA_MAX_CPUS - 1);
-			ret = -ERANGE;
-		} else {
-			ret = ca_decoders_emit(&td->decoders, rec, fn, ctx);
-		}
+	while (!ret && (rec = tracecmd_read_next_data(emit->td->handle, &cpu))) {
+		ret = emit_record(emit, rec);
 		tracecmd_free_record(rec);
 	}
 	return ret;
+}
+
+static int read_pages(struct emit_ctx *emit)
+{
+	struct ca_source *source = emit->source;
+	struct ca_pages *pages = ca_pages_open(emit->td->handle, source->info.cpu_count);
+	unsigned long long ts;
+	int cpu, ret;
+
+	if (!pages)
+		return -ENOMEM;
+	source->info.reader = ca_pages_is_record_mode(pages) ? "records" : "pages";
+	ret = ca_pages_read(pages, emit_record, emit);
+	if (ret == -EPROTO && ca_pages_disagreement(pages, &cpu, &ts))
+		snprintf(source->error, sizeof(source->error),
+			 "%s: CPU %d: from %llu on, libtracecmd converts the timestamps of the "
+			 "pages but did not before; audit it with --reader records",
+			 source->path, cpu, ts);
+	ca_pages_close(pages);
+	return ret;
+}
+
+static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
+{
+	struct emit_ctx emit = { source, source->priv, fn, ctx };
+
+	return source->use_records ? read_records(&emit) : read_pages(&emit);
 }
 
 static void tracedat_close(struct ca_source *source)
@@ -67,6 +109,7 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	source->close = tracedat_close;
 	source->priv = td;
 	source->info.format = "trace.dat";
+	source->info.reader = "records";
 	if (!td)
 		return -ENOMEM;
 	tracecmd_set_loglevel(TEP_LOG_NONE);

@@ -36,6 +36,11 @@ live_test_prelude() {
 	[ -n "$why" ] || mountpoint -q "$tracefs" ||
 		mount -t tracefs nodev "$tracefs" 2> /dev/null || why="tracefs cannot be mounted"
 	if [ -n "$why" ]; then skip "$why"; exit 0; fi
+	hold_cpu_lock
+}
+# hold_cpu_lock: one at a time, the live tests (their workloads need the CPUs)
+# and the tests that keep both CPUs busy (audits of the large real traces)
+hold_cpu_lock() {
 	exec 9> /tmp/coreaudit-live-test.lock
 	flock 9
 }

@@ -12,6 +12,7 @@
 . "$(dirname "$0")/tap.sh"
 traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
 compare="$top_srcdir/tests/e2e/compare-forceidle.py"
+hold_cpu_lock
 
 if [ ! -f "$traces/d-cookies.dat" ]; then
 	skip "no real traces at $traces (set COREAUDIT_TRACES)"

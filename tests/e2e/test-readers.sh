@@ -1,0 +1,53 @@
+#!/bin/bash
+# test-readers.sh - the in-place page reader (the default) against the
+# reference, one libtracecmd record per event (--reader records): the same
+# JSON findings on every bundled trace (examples/, and ../shared/traces when
+# present); and a trace whose timestamps libtracecmd converts (recorded here
+# with trace-cmd record --date) is read through records by itself.
+. "$(dirname "$0")/tap.sh"
+traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
+hold_cpu_lock
+
+# same_findings FILE TOPOLOGY: both readers, JSON identical but for the reader
+same_findings() {
+	local name
+	name=$(basename "$1" .dat)
+	"$coreaudit" audit -t "$2" --unknown-cookie zero --json "$1" > "$tap_tmp/pages.json" 2> /dev/null
+	"$coreaudit" audit -t "$2" --unknown-cookie zero --json --reader records "$1" \
+		> "$tap_tmp/records.json" 2> /dev/null
+	check "$name: the page reader read it in place" \
+		grep -q '"reader": "pages"' "$tap_tmp/pages.json"
+	sed -i 's/"reader": "records"/"reader": "pages"/' "$tap_tmp/records.json"
+	check "$name: same findings from both readers ($(wc -c < "$tap_tmp/pages.json") bytes of JSON)" \
+		cmp -s "$tap_tmp/pages.json" "$tap_tmp/records.json"
+}
+
+for f in "$top_srcdir"/examples/*.dat; do
+	same_findings "$f" 0,1
+done
+if [ -f "$traces/d-cookies.dat" ]; then
+	for name in d-cookies d-prctl d-mixed d-nocookies; do
+		same_findings "$traces/$name.dat" 0,1
+	done
+	same_findings "$traces/d-smt4.dat" 0-3
+else
+	skip "no real traces at $traces (set COREAUDIT_TRACES)"
+fi
+
+command -v trace-cmd > /dev/null || { skip "trace-cmd is not installed"; exit 0; }
+live_test_prelude
+on=$(cat $tracefs/tracing_on)
+fn=$(cat $tracefs/options/function-trace)
+trace-cmd record -d --no-filter -C mono --date -o "$tap_tmp/dated.dat" \
+	-e sched:sched_switch -e sched:sched_wakeup -e power:cpu_idle \
+	sh -c "echo 'coreaudit-topology 0,1' > $tracefs/trace_marker; sleep 0.2" > /dev/null 2>&1
+echo "$on" > $tracefs/tracing_on
+echo "$fn" > $tracefs/options/function-trace
+"$coreaudit" audit --json "$tap_tmp/dated.dat" > "$tap_tmp/dated.json" 2> /dev/null
+"$coreaudit" audit --json --reader records "$tap_tmp/dated.dat" > "$tap_tmp/dated-rec.json" 2> /dev/null
+check "a --date trace (timestamps offset by libtracecmd) is read through records" \
+	grep -q '"reader": "records"' "$tap_tmp/dated.json"
+check "a --date trace: the same findings as --reader records" \
+	cmp -s "$tap_tmp/dated.json" "$tap_tmp/dated-rec.json"
+events=$(json_get "d['trace']['events']" < "$tap_tmp/dated.json")
+check "a --date trace: events were read ($events)" test "$events" -gt 10
