@@ -30,6 +30,8 @@ static void write_summary_fields(FILE *out, const struct ca_summary *s)
 	fprintf(out, "\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
 		", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, s->count, s->total_ns,
 		s->p50_ns, s->p99_ns, s->max_ns);
+	if (s->is_approximate)
+		fprintf(out, ", \"approximate\": true");
 }
 
 static void write_summary(FILE *out, const struct ca_summary *s)

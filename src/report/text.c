@@ -63,6 +63,18 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 	}
 }
 
+/* Percentiles of more than CA_DURATIONS_EXACT windows come from a histogram. */
+static void note_if_approximate(FILE *out, const struct ca_summary *summaries, int count)
+{
+	for (int i = 0; i < count; i++) {
+		if (summaries[i].is_approximate) {
+			fprintf(out, "  (p50/p99 of more than %d windows: from a histogram, at most "
+				"0.4%% high)\n", CA_DURATIONS_EXACT);
+			return;
+		}
+	}
+}
+
 static void write_window_stats(FILE *out, const struct ca_audit *audit)
 {
 	char grace[32], label[80];
@@ -88,6 +100,7 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
 			D(s->total_ns, t), D(s->p50_ns, p50), D(s->p99_ns, p99), D(s->max_ns, max));
 	}
+	note_if_approximate(out, audit->isolation.summary, CA_WINDOW_KIND_COUNT);
 }
 
 static void write_cause_stats(FILE *out, const struct ca_audit *audit)

@@ -39,5 +39,6 @@ Suite *cookies_suite(void);
 Suite *audit_suite(void);
 Suite *causes_suite(void);
 Suite *rules_suite(void);
+Suite *stats_suite(void);
 
 #endif
