@@ -92,6 +92,7 @@ struct ca_cookie_probe {
 struct ca_ipi {
 	uint64_t target_mask;	/* CPUs 0..63 */
 	bool is_resched;	/* callback 0: a reschedule request */
+	bool is_from_schedule;	/* sent from __schedule: its sender is picking now */
 };
 
 struct ca_event {

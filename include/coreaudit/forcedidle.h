@@ -50,6 +50,8 @@ struct ca_kfi_core {
 	uint64_t pick_seq;		/* task_seq at the last selection */
 	uint64_t before_pick_seq;
 	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
+	uint64_t pick_ts[CA_MAX_SIBLINGS];	/* a __schedule IPI since the slot's last event */
+	bool has_pick_ts[CA_MAX_SIBLINGS];
 };
 
 struct ca_forcedidle {

@@ -17,8 +17,12 @@
  * while forced idle reschedules (sched_core_dequeue).
  *
  * From a trace, a slow path is a sched_switch that does not follow a pending
- * pick; a selection's picks are read off the tasks each sibling runs and has
- * queued, and the winner's cookie off the task the selecting CPU switches to.
+ * pick, and it happened at its pick: the __schedule IPI that kicks a sibling
+ * is sent from inside pick_next_task(), tens of us (on a stalled vCPU,
+ * milliseconds) before the switch event.  A selection's picks are read off
+ * the tasks each sibling runs and has queued (an idle sibling keeps its own
+ * best queued task when compatible, cookie 0 included), and the winner's
+ * cookie off the task the selecting CPU switches to.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from
@@ -87,12 +91,18 @@ static void charge_period(struct ca_forcedidle *fi, const struct ca_state *state
 	}
 }
 
-/* A queued task of @cookie on @cpu (non-zero cookies only), or 0. */
-static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cookie)
+/*
+ * A queued task of @cookie on @cpu, or 0.  sched_core_find() looks for
+ * non-zero cookies only; an idle sibling's own pick (its best queued task)
+ * is kept when compatible, cookie 0 included (@is_own_pick): the trace does
+ * not tell which queued task is the best, any compatible one stands for it.
+ */
+static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cookie,
+			    bool is_own_pick)
 {
 	const struct ca_cpu *c = &state->cpus[cpu];
 
-	if (!cookie)
+	if (!cookie && !is_own_pick)
 		return 0;
 	for (int q = 0; q < c->queued_count; q++)
 		if (cookie_of(state, c->queued[q]) == cookie)
@@ -147,7 +157,7 @@ static void select_core(struct ca_forcedidle *fi, const struct ca_state *state, 
 		if (current > 0 && (i == slot || cookie_of(state, current) == sel->cookie))
 			pick = current;
 		else
-			pick = queued_of_cookie(state, cpu, sel->cookie);
+			pick = queued_of_cookie(state, cpu, sel->cookie, i != slot && !current);
 		sel->pick[i] = pick;
 		sel->is_pending[i] = pick != current;
 		if (pick)
@@ -186,6 +196,46 @@ static void revoke_tentative(struct ca_kfi_core *k)
 	k->pick_seq = k->before_pick_seq;
 }
 
+/*
+ * When the pick behind the switch in @slot happened: a core-wide pick that
+ * kicks a sibling sends its IPI from inside pick_next_task(), tens of us
+ * before the sched_switch event (p50 37 us, and milliseconds when the
+ * hypervisor stalls the vCPU in between); the kernel accounts and selects at
+ * the pick.  Without such an IPI, the switch's own time.
+ */
+static uint64_t pick_time(struct ca_kfi_core *k, int slot, uint64_t switch_ts)
+{
+	uint64_t ts = k->has_pick_ts[slot] && k->pick_ts[slot] > k->sel.start ?
+		      k->pick_ts[slot] : switch_ts;
+
+	k->has_pick_ts[slot] = false;
+	return ts;
+}
+
+/*
+ * A __schedule IPI marks its sender's pick; any other event on the sender
+ * (interrupts are off from the pick to the switch) means that __schedule
+ * ended without a switch: forget it.
+ */
+static void note_pick(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+		      const struct ca_event *ev)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	int slot = slot_of(state, core, ev->cpu);
+
+	if (slot < 0 || ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
+		return;
+	if (ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule) {
+		if (!k->has_pick_ts[slot]) {
+			k->pick_ts[slot] = ev->ts;
+			k->has_pick_ts[slot] = true;
+		}
+		return;
+	}
+	if (ev->kind != CA_EV_IPI)
+		k->has_pick_ts[slot] = false;
+}
+
 static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, int core,
 		      const struct ca_event *ev)
 {
@@ -205,7 +255,7 @@ static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, in
 		return;
 	}
 	k->tentative_slot = -1;		/* a new selection supersedes it */
-	slow_path(fi, state, core, slot, prev, next, ev->ts);
+	slow_path(fi, state, core, slot, prev, next, pick_time(k, slot, ev->ts));
 }
 
 /* sched_core_dequeue: the last queued task left a forced-idle CPU. */
@@ -257,6 +307,8 @@ void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
 {
 	int core = state->topo.core_of_cpu[ev->cpu];
 
+	if (core >= 0)
+		note_pick(fi, state, core, ev);
 	switch (ev->kind) {
 	case CA_EV_SWITCH:
 		if (core >= 0)

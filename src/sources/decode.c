@@ -23,7 +23,7 @@ enum field_id {
 	F_OPTION, F_ARG2, F_ARG3, F_ARG4, F_ARG5, F_RET,		/* prctl */
 	F_BUF,								/* print */
 	F_PREV_COOKIE, F_NEXT_COOKIE,					/* cs_switch */
-	F_CPU, F_CPUMASK, F_CALLBACK,					/* ipi */
+	F_CPU, F_CPUMASK, F_CALLBACK, F_CALLSITE,			/* ipi */
 	F_FUNCTION,							/* hrtimer */
 	F_COUNT,
 };
@@ -33,7 +33,7 @@ static const char *const field_names[F_COUNT] = {
 	"comm", "pid", "target_cpu", "orig_cpu", "dest_cpu",
 	"parent_pid", "child_pid", "child_comm", "filename", "state", "cpu_id",
 	"option", "arg2", "arg3", "arg4", "arg5", "ret", "buf",
-	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback", "function",
+	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback", "callsite", "function",
 };
 
 struct decoder {
@@ -41,6 +41,7 @@ struct decoder {
 	bool is_new_task;	/* sched_wakeup_new */
 	bool is_hrtimer;	/* a tick only when its function is tick_* */
 	bool is_native;		/* the file's byte order is the host's */
+	struct tep_handle *tep;	/* for function names (kallsyms of the trace) */
 	int min_size;		/* a record this long holds every fixed field */
 	struct tep_format_field *fields[F_COUNT];
 };
@@ -203,10 +204,21 @@ static void decode_marker(const struct decoder *d, const struct tep_record *rec,
 	ev->marker[strcspn(ev->marker, "\n")] = '\0';
 }
 
+/* True when @address lies in the function @name (kallsyms of the trace). */
+static bool is_function(struct tep_handle *tep, unsigned long long address, const char *name)
+{
+	const char *found = tep_find_function(tep, address);
+
+	return found && !strcmp(found, name);
+}
+
 static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 		       struct ca_event *ev)
 {
 	ev->ipi.is_resched = read_unsigned(d->fields[F_CALLBACK], rec) == 0;
+	ev->ipi.is_from_schedule = ev->ipi.is_resched && d->fields[F_CALLSITE] &&
+				   is_function(d->tep, read_unsigned(d->fields[F_CALLSITE], rec),
+					       "__schedule");
 	ev->ipi.target_mask = 0;
 	if (d->fields[F_CPU]) {
 		int64_t cpu = read_signed(d->fields[F_CPU], rec);
@@ -359,6 +371,7 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			d->is_new_task = wanted[w].is_new_task;
 			d->is_hrtimer = wanted[w].is_hrtimer;
 			d->is_native = td->is_native;
+			d->tep = tep;
 			for (int f = 0; f < F_COUNT; f++)
 				d->fields[f] = fixed_field(tep_find_field(events[i], field_names[f]),
 							   &d->min_size);

@@ -187,6 +187,16 @@ static uint64_t parse_cpu_list(const char *list)
 	return mask;
 }
 
+/* callsite=__schedule+0x...: the IPI of a core-wide pick. */
+static bool is_schedule_callsite(const char *fields)
+{
+	char callsite[128];
+
+	if (field_string(fields, "callsite", callsite, sizeof(callsite)))
+		return false;
+	return !strncmp(callsite, "__schedule+", 11) || !strcmp(callsite, "__schedule");
+}
+
 static bool is_null_callback(const char *fields)
 {
 	char callback[64];
@@ -339,6 +349,7 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 
 		ev->kind = CA_EV_IPI;
 		ev->ipi.is_resched = is_null_callback(fields);
+		ev->ipi.is_from_schedule = ev->ipi.is_resched && is_schedule_callsite(fields);
 		if (name[12] == '\0') {
 			if (field_number(fields, "cpu", &a))
 				return -EINVAL;

@@ -6,6 +6,8 @@
 # threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
 # workload takes them, comma-separated.  VARIANT record: the guest records
 # with `coreaudit record` (the initramfs must hold it: COREAUDIT_BIN).
+# COREAUDIT_VM_WORKLOAD_OPTS: more workload options, e.g. "-s 20" (samples of
+# the kernel's forced idle every 20 ms, as markers).
 set -euo pipefail
 kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
 case $smp in
@@ -18,7 +20,7 @@ rm -f "$out/trace.dat" "$out/tasks.txt"
 timeout "${COREAUDIT_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu qemu64,+topoext -smp "$smp_spec" -m 1024 \
 	-kernel "$kernel" -initrd "$initramfs" \
-	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds" \
+	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds coreaudit.wopts=$(echo "${COREAUDIT_VM_WORKLOAD_OPTS:-}" | tr ' ' ,)" \
 	-device virtio-rng-pci \
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,id=out" \
 	-nographic -no-reboot -monitor none < /dev/null > "$out/console.log" 2>&1 || true

@@ -2,7 +2,7 @@
  * workload.c - a scheduler workload with known groups, for coreaudit's
  * end-to-end tests and the real-kernel harness.
  *
- *   workload [-d SECONDS] [-m MARKER_FILE] GROUP...
+ *   workload [-d SECONDS] [-m MARKER_FILE] [-s MS] GROUP...
  *   GROUP = NAME:TASKS:DUTY%:COOKIE:POLICY[:CPU]
  *
  * Each group is one process.  With COOKIE 1 it creates a core-scheduling
@@ -12,6 +12,9 @@
  * duty cycle; POLICY f runs it SCHED_FIFO priority 10, o SCHED_OTHER; CPU pins
  * the group.  At exit each task prints its kernel figures from
  * /proc/self/sched: "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
+ * With -s MS every task also writes "coreaudit-kfi pid=P forceidle_ns=N" (its
+ * core_forceidle_sum so far) to the marker file every MS milliseconds: the
+ * kernel's charge over time, to find where a model of it goes wrong.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,11 +89,30 @@ static void spin_until(unsigned long long end)
 		;
 }
 
+static unsigned long long sched_field(const char *name);
+
+static const char *marker_path;
+static unsigned long long sample_ns;	/* 0: no forced-idle samples */
+
+static void sample_forced_idle(unsigned long long *next_sample)
+{
+	char text[96];
+
+	if (!sample_ns || now_ns() < *next_sample)
+		return;
+	snprintf(text, sizeof(text), "coreaudit-kfi pid=%d forceidle_ns=%llu\n", getpid(),
+		 sched_field("core_forceidle_sum"));
+	write_marker(marker_path, text);
+	*next_sample = now_ns() + sample_ns;
+}
+
 static void run_duty_cycle(const struct group *g, unsigned long long until)
 {
 	unsigned long long sleep_ns = SLICE_NS * (100 - g->duty) / g->duty;
+	unsigned long long next_sample = 0;
 
 	while (now_ns() < until) {
+		sample_forced_idle(&next_sample);
 		spin_until(now_ns() + SLICE_NS);
 		if (sleep_ns) {
 			struct timespec ts = { .tv_sec = sleep_ns / 1000000000ull,
@@ -183,11 +205,13 @@ int main(int argc, char **argv)
 	int count = 0, opt;
 	unsigned long long until;
 
-	while ((opt = getopt(argc, argv, "d:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:m:s:")) != -1) {
 		if (opt == 'd')
 			seconds = atof(optarg);
 		else if (opt == 'm')
 			marker = optarg;
+		else if (opt == 's')
+			sample_ns = (unsigned long long)(atof(optarg) * 1e6);
 		else
 			return 2;
 	}
@@ -195,10 +219,11 @@ int main(int argc, char **argv)
 		if (parse_group(argv[optind], &groups[count]))
 			return 2;
 	if (!count || seconds <= 0) {
-		fprintf(stderr, "usage: workload [-d SECONDS] [-m MARKER_FILE] "
+		fprintf(stderr, "usage: workload [-d SECONDS] [-m MARKER_FILE] [-s MS] "
 			"NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU]...\n");
 		return 2;
 	}
+	marker_path = marker;
 	until = now_ns() + (unsigned long long)(seconds * 1e9);
 	for (int i = 0; i < count; i++)
 		if (fork() == 0)
