@@ -93,10 +93,15 @@ static int parse_comm_pid(const char *start, const char *end, char comm[CA_COMM_
 	return 0;
 }
 
-/* A prev_state string: R, R+ (or W from trace-cmd's plugin, the 0x100 preempt bit). */
+/*
+ * A prev_state string: R or R+ (the kernel's format; preempted).  trace-cmd's
+ * sched_switch plugin prints the low 8 bits with "SDTtZXxW": its W is 0x80,
+ * TASK_REPORT_IDLE (an idle kernel thread asleep, "I" in the kernel's own
+ * format), and a preempted task (0x100) shows as R.
+ */
 static bool is_runnable_state(const char *state, size_t len)
 {
-	return (len >= 1 && state[0] == 'R') || (len == 1 && state[0] == 'W');
+	return len >= 1 && state[0] == 'R';
 }
 
 static int parse_switch_plugin(const char *fields, struct ca_switch *sw)

@@ -2,8 +2,9 @@
 # test-readers.sh - the in-place page reader (the default) against the
 # reference, one libtracecmd record per event (--reader records): the same
 # JSON findings on every bundled trace (examples/, and ../shared/traces when
-# present); and a trace whose timestamps libtracecmd converts (recorded here
-# with trace-cmd record --date) is read through records by itself.
+# present); the report text of a real trace gives the file's findings; and a
+# trace whose timestamps libtracecmd converts (recorded here with trace-cmd
+# record --date) is read through records by itself.
 . "$(dirname "$0")/tap.sh"
 traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
 hold_cpu_lock
@@ -35,6 +36,19 @@ else
 fi
 
 command -v trace-cmd > /dev/null || { skip "trace-cmd is not installed"; exit 0; }
+
+# The text `trace-cmd report` prints of a real trace: the same findings as the
+# file, but for timestamps rounded to microseconds.
+example=$top_srcdir/examples/coresched-cookies.dat
+trace-cmd report -i "$example" > "$tap_tmp/example.txt" 2> /dev/null
+"$coreaudit" audit --json "$example" > "$tap_tmp/dat.json" 2> /dev/null
+"$coreaudit" audit --json "$tap_tmp/example.txt" > "$tap_tmp/text.json" 2> /dev/null
+summary="[(t['pid'], round(t['kernel_ns'] / 1e6)) for t in d['forced_idle']['per_task']
+	if t['kernel_ns'] > 1e8], d['windows']['count'], d['violations'], d['trace']['events']"
+dat_summary=$(json_get "$summary" < "$tap_tmp/dat.json")
+check "report text of coresched-cookies: the file's findings ($dat_summary)" \
+	test "$(json_get "$summary" < "$tap_tmp/text.json")" = "$dat_summary"
+
 live_test_prelude
 on=$(cat $tracefs/tracing_on)
 fn=$(cat $tracefs/options/function-trace)

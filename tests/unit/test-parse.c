@@ -116,7 +116,8 @@ static const struct {
 	const char *state;
 	bool is_runnable;
 } state_rows[] = {
-	{ "R", true }, { "R+", true }, { "W", true }, { "S", false }, { "D", false },
+	/* W: trace-cmd's plugin letter for 0x80, an idle kernel thread asleep */
+	{ "R", true }, { "R+", true }, { "W", false }, { "S", false }, { "D", false },
 	{ "I", false }, { "X", false }, { "D|K", false },
 };
 

@@ -2,7 +2,7 @@
 # run-vm.sh BZIMAGE INITRAMFS OUTDIR VARIANT SMP GROUPS SECONDS
 # Boot the harness guest under QEMU (TCG: nested KVM does not boot here) with
 # an SMT topology, record one workload, and leave trace.dat, tasks.txt and
-# console.log in OUTDIR.  VARIANT: probe | prctl.  SMP: smt2 (1 core x 2
+# console.log in OUTDIR.  VARIANT: probe | prctl | both.  SMP: smt2 (1 core x 2
 # threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
 # workload takes them, comma-separated.  VARIANT record: the guest records
 # with `coreaudit record` (the initramfs must hold it: COREAUDIT_BIN).
