@@ -29,6 +29,7 @@ enum ca_window_cause {
 	CA_CAUSE_RESCHED_IPI,		/* a reschedule IPI to it since its switch-in */
 	CA_CAUSE_RESCHED_WAKEUP,	/* a wakeup on it had set need-resched */
 	CA_CAUSE_RESCHED_TICK,		/* its own tick, and it left before the next */
+	CA_CAUSE_VCPU_STALL,		/* it ran less than the grace: a stalled vCPU */
 	CA_CAUSE_UNEXPLAINED,		/* the kernel never asked it to leave */
 	CA_CAUSE_UNKNOWN,		/* no ipi events in the trace */
 	CA_CAUSE_COUNT,
@@ -62,6 +63,7 @@ struct ca_leaving {
 	bool has_wakeup;
 	bool has_tick;
 	uint64_t tick_seq;	/* its tick count then: a later tick refutes the tick */
+	uint64_t stalled_ns;	/* of the window so far, time it showed no sign of running */
 };
 
 /* Recent events of one CPU, shown around unexplained windows. */
@@ -82,11 +84,15 @@ struct ca_evidence {
 	struct ca_trace_line lines[CA_EVIDENCE_LINES];
 };
 
+/* Tick intervals seen, in 250 us buckets up to 32 ms: their mode is the tick period. */
+#define CA_TICK_BUCKETS 128
+
 struct ca_cpu_causes {
 	uint64_t last_resched_ipi;
 	uint64_t last_local_wakeup;
 	uint64_t last_tick;
 	uint64_t tick_seq;
+	uint64_t last_event;	/* any event on the CPU */
 	struct ca_trace_line recent[CA_RECENT_EVENTS];	/* ring */
 	int recent_next;
 };
@@ -111,6 +117,8 @@ struct ca_isolation {
 	bool has_causes;		/* the trace has ipi events */
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
 	struct ca_cpu_causes causes[CA_MAX_CPUS];
+	uint32_t tick_intervals[CA_TICK_BUCKETS];
+	uint32_t tick_interval_count;
 	struct ca_durations by_cause[CA_CAUSE_COUNT];
 	struct ca_summary cause_summary[CA_CAUSE_COUNT];
 	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];

@@ -25,12 +25,15 @@ static const char *const cause_names[CA_CAUSE_COUNT] = {
 	[CA_CAUSE_RESCHED_IPI] = "resched-ipi",
 	[CA_CAUSE_RESCHED_WAKEUP] = "resched-wakeup",
 	[CA_CAUSE_RESCHED_TICK] = "resched-tick",
+	[CA_CAUSE_VCPU_STALL] = "vcpu-stall",
 	[CA_CAUSE_UNEXPLAINED] = "unexplained",
 	[CA_CAUSE_UNKNOWN] = "unknown",
 };
 
 #define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
 #define EVIDENCE_BEFORE_NS 1000000ull	/* evidence shown from 1 ms before a window */
+#define TICK_BUCKET_NS 250000ull
+#define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
 
 const char *ca_window_kind_name(enum ca_window_kind kind)
 {
@@ -68,13 +71,43 @@ static struct ca_leaving capture_leaving(const struct ca_isolation *iso,
 	return leaving;
 }
 
+/* The tick period: the most common interval between a CPU's ticks; 0 unknown. */
+static uint64_t tick_period(const struct ca_isolation *iso)
+{
+	int best = 0;
+
+	if (iso->tick_interval_count < MIN_TICK_INTERVALS)
+		return 0;
+	for (int i = 1; i < CA_TICK_BUCKETS; i++)
+		if (iso->tick_intervals[i] > iso->tick_intervals[best])
+			best = i;
+	return (best + 1) * TICK_BUCKET_NS;
+}
+
+/*
+ * A running CPU shows an event at least every tick.  A longer silence means
+ * its vCPU was not running (the host had descheduled it): of [@from, @to),
+ * the part inside the silence that ends at @now on @cpu, when there is one.
+ */
+static uint64_t stalled_part(const struct ca_isolation *iso, int cpu, uint64_t from,
+			     uint64_t now)
+{
+	uint64_t period = tick_period(iso), last = iso->causes[cpu].last_event;
+
+	if (!period || !last || now - last <= period + period / 2)
+		return 0;
+	return now > from && last < now ? now - (last > from ? last : from) : 0;
+}
+
 /*
  * IPI, local wakeup, local tick, and only then unexplained.  A tick that had
  * set need-resched makes the CPU leave before its next tick: a window that
- * outlived the leaving CPU's next tick had no pending request.
+ * outlived the leaving CPU's next tick had no pending request.  But a window
+ * during which the leaving CPU ran for less than the grace, its vCPU stalled
+ * by the host for the rest, is one the guest kernel could not act on.
  */
 static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
-					   const struct ca_leaving *leaving)
+					   const struct ca_leaving *leaving, uint64_t length)
 {
 	if (!iso->has_causes)
 		return CA_CAUSE_UNKNOWN;
@@ -86,6 +119,9 @@ static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
 		return CA_CAUSE_RESCHED_WAKEUP;
 	if (leaving->has_tick && iso->causes[leaving->cpu].tick_seq == leaving->tick_seq)
 		return CA_CAUSE_RESCHED_TICK;
+	if (leaving->stalled_ns &&
+	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < iso->grace_ns))
+		return CA_CAUSE_VCPU_STALL;
 	return CA_CAUSE_UNEXPLAINED;
 }
 
@@ -109,7 +145,37 @@ static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 	}
 }
 
-static void track_causes(struct ca_isolation *iso, const struct ca_event *ev)
+static void count_tick_interval(struct ca_isolation *iso, uint64_t interval)
+{
+	uint64_t bucket = interval / TICK_BUCKET_NS;
+
+	if (bucket < CA_TICK_BUCKETS) {
+		iso->tick_intervals[bucket]++;
+		iso->tick_interval_count++;
+	}
+}
+
+/* An event on a CPU ends its silence: count it into the open windows it must leave. */
+static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
+			const struct ca_event *ev)
+{
+	int core = state->topo.core_of_cpu[ev->cpu];
+	int count = core >= 0 ? state->topo.sibling_count[core] : 0;
+
+	for (int i = 0; i < count; i++) {
+		for (int j = i + 1; j < count; j++) {
+			struct ca_segment *seg = &iso->segments[core][i][j];
+
+			if (seg->is_open && seg->leaving.cpu == ev->cpu)
+				seg->leaving.stalled_ns += stalled_part(iso, ev->cpu, seg->start,
+									ev->ts);
+		}
+	}
+	iso->causes[ev->cpu].last_event = ev->ts;
+}
+
+static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
+			 const struct ca_event *ev)
 {
 	struct ca_cpu_causes *c = &iso->causes[ev->cpu];
 
@@ -125,6 +191,8 @@ static void track_causes(struct ca_isolation *iso, const struct ca_event *ev)
 		break;
 	case CA_EV_TICK:
 		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
+			if (c->last_tick)
+				count_tick_interval(iso, ev->ts - c->last_tick);
 			c->tick_seq++;
 			c->last_tick = ev->ts;
 		}
@@ -135,6 +203,8 @@ static void track_causes(struct ca_isolation *iso, const struct ca_event *ev)
 	/* The evidence shown for unexplained windows: only when causes are told. */
 	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
 		remember_event(iso, ev);
+	if (iso->has_causes && ev->kind != CA_EV_LOST)
+		end_silence(iso, state, ev);
 }
 
 /* The recent events of both CPUs of an unexplained window, in time order. */
@@ -394,7 +464,7 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 {
 	struct ca_isolation *iso = to_isolation(check);
 
-	track_causes(iso, ev);
+	track_causes(iso, state, ev);
 	if (ev->kind == CA_EV_LOST || !iso->pending_count)
 		return;
 	confirm_cpu(iso, &state->cpus[ev->cpu], ev->cpu, ev->ts);
@@ -407,11 +477,13 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	struct ca_window window = {
 		.core = core, .cpus = { cpu_a, cpu_b }, .start = seg->start, .end = ts,
 		.is_open_at_end = is_end, .is_uncertain = is_uncertain,
-		.cause = classify_cause(iso, &seg->leaving), .leaving_cpu = seg->leaving.cpu,
-		.evidence = -1,
+		.leaving_cpu = seg->leaving.cpu, .evidence = -1,
 	};
 
 	seg->is_open = false;
+	if (seg->leaving.cpu >= 0)	/* its silence up to now, if it is one */
+		seg->leaving.stalled_ns += stalled_part(iso, seg->leaving.cpu, seg->start, ts);
+	window.cause = classify_cause(iso, &seg->leaving, ts > seg->start ? ts - seg->start : 0);
 	if (ts <= seg->start)
 		return;
 	for (int i = 0; i < 2; i++) {

@@ -1,7 +1,7 @@
 /*
  * test-causes.c - why the sibling that had to leave was still running: a
  * reschedule IPI, a local wakeup, its own tick (refuted by its next tick),
- * or nothing (unexplained, with the events around it).
+ * a stalled vCPU, or nothing (unexplained, with the events around it).
  *
  * CPU1 runs 200 (cookie 9) from T0.  At 1 ms + 10 us CPU0 switches to 100
  * (cookie 7); CPU1 leaves at @leave.  Each test adds the evidence before.
@@ -137,6 +137,51 @@ START_TEST(test_tick_explains_until_the_next_tick)
 }
 END_TEST
 
+/*
+ * A stalled vCPU: both CPUs tick every 4 ms from 4 ms to 36 ms (the tick
+ * period, learnt from 16 intervals); CPU0 switches to 100 at 40 ms + 10 us.
+ * Rows: CPU1 goes silent after its 36 ms tick until RESUME (its vCPU was not
+ * running), or keeps ticking; it leaves at LEAVE.  A window during which the
+ * leaving CPU showed signs of running for less than the grace (200 us) is a
+ * vcpu-stall; one it ran through is unexplained.
+ */
+static const struct {
+	bool is_silent;
+	uint64_t resume, leave;
+	enum ca_window_cause cause;
+	enum ca_exit_code code;
+} stall_rows[] = {
+	{ true, 46 * MS + 900 * US, 47 * MS, CA_CAUSE_VCPU_STALL, CA_EXIT_PASS },
+	{ true, 46 * MS + 500 * US, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+	{ false, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+};
+
+START_TEST(test_stalled_vcpu)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	for (uint64_t ms = 4; ms <= 36; ms += 4) {
+		sc_tick(&t, 0, T0 + ms * MS, 0);
+		sc_tick(&t, 1, T0 + ms * MS + 5 * US, 200);
+	}
+	if (!stall_rows[_i].is_silent)
+		sc_tick(&t, 1, T0 + 40 * MS + 5 * US, 200);
+	sc_switch(&t, 0, T0 + 40 * MS + 10 * US, 0, "R", 100, true, 0, 7);
+	sc_tick(&t, 1, T0 + (stall_rows[_i].is_silent ? stall_rows[_i].resume : 44 * MS + 5 * US),
+		200);
+	sc_switch(&t, 1, T0 + stall_rows[_i].leave, 200, "R", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
+	ck_assert_int_eq(run(&t, &audit, 0), stall_rows[_i].code);
+	ck_assert_int_eq(audit.isolation.list[0].cause, stall_rows[_i].cause);
+	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+			  6 * MS + 990 * US);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /* Without ipi events causes are unknown and the 5 ms grace decides. */
 START_TEST(test_no_ipi_events_causes_unknown)
 {
@@ -163,6 +208,7 @@ Suite *causes_suite(void)
 	tcase_add_test(tc, test_unexplained_is_violation_with_evidence);
 	tcase_add_test(tc, test_local_wakeup_explains);
 	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
+	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));
 	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
 	suite_add_tcase(s, tc);
 	return s;

@@ -101,11 +101,24 @@ audit realtime --rules "$tap_tmp/rt.rules"
 check "rules: exclusive R holds for the SCHED_FIFO group (exit $code)" test "$code" = 0
 json_get "d['rules']['relations'][0]['windows']" < "$tap_tmp/realtime.json" | sed 's/^/# exclusive R windows: /'
 
-# 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET).
-run prctl prctl smt2 A:1:60:1:o,B:1:80:1:o
-audit prctl --unknown-cookie zero
+# 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET)
+# and with the cookie probe: the guest records both; the probe's lines are
+# dropped from the report text to audit by prctl alone.
+run prctl both smt2 A:1:60:1:o,B:1:80:1:o
+trace-cmd report -i "$results/prctl/trace.dat" > "$tap_tmp/prctl-probe.txt" 2> /dev/null
+grep -v ' cs_switch: ' "$tap_tmp/prctl-probe.txt" > "$tap_tmp/prctl.txt"
+for source in prctl-probe prctl; do
+	"$coreaudit" audit --unknown-cookie zero --json "$tap_tmp/$source.txt" \
+		> "$tap_tmp/$source.json" 2> /dev/null
+done
 check "prctl: cookies rebuilt from prctl events" test \
 	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/prctl.json")" = prctl
+check "prctl: forced idle per task from prctl cookies is the probe's (within 0.1%)" python3 -c "
+import json
+kfi = lambda f: {t['pid']: t['kernel_ns'] for t in json.load(open(f))['forced_idle']['per_task'] if t['kernel_ns'] > 1e6}
+ours, probe = kfi('$tap_tmp/prctl.json'), kfi('$tap_tmp/prctl-probe.json')
+assert probe and set(ours) == set(probe), (ours, probe)
+assert all(abs(ours[p] - probe[p]) <= probe[p] / 1000 for p in probe), (ours, probe)"
 check "prctl: tasks share a rebuilt cookie exactly when the kernel's cookies are equal" python3 -c "
 import json, re
 ours = {t['pid']: t['cookie'] for t in json.load(open('$tap_tmp/prctl.json'))['forced_idle']['per_task']}
