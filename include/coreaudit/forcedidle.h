@@ -50,13 +50,13 @@ struct ca_kfi_core {
 	uint64_t pick_seq;		/* task_seq at the last selection */
 	uint64_t before_pick_seq;
 	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
-	uint64_t pick_ts[CA_MAX_SIBLINGS];	/* a __schedule IPI since the slot's last event */
-	bool has_pick_ts[CA_MAX_SIBLINGS];
 };
 
 struct ca_forcedidle {
 	struct ca_check base;
 	struct ca_kfi_core kcores[CA_MAX_CPUS];
+	uint64_t pick_ts[CA_MAX_CPUS];	/* a __schedule IPI since the CPU's last event */
+	bool has_pick_ts[CA_MAX_CPUS];
 	uint64_t core_last_ts[CA_MAX_CPUS];
 	bool has_core_last[CA_MAX_CPUS];
 	uint64_t per_cpu_ns[CA_MAX_CPUS];

@@ -203,12 +203,13 @@ static void revoke_tentative(struct ca_kfi_core *k)
  * hypervisor stalls the vCPU in between); the kernel accounts and selects at
  * the pick.  Without such an IPI, the switch's own time.
  */
-static uint64_t pick_time(struct ca_kfi_core *k, int slot, uint64_t switch_ts)
+static uint64_t pick_time(struct ca_forcedidle *fi, const struct ca_kfi_core *k, int cpu,
+			  uint64_t switch_ts)
 {
-	uint64_t ts = k->has_pick_ts[slot] && k->pick_ts[slot] > k->sel.start ?
-		      k->pick_ts[slot] : switch_ts;
+	uint64_t ts = fi->has_pick_ts[cpu] && fi->pick_ts[cpu] > k->sel.start ?
+		      fi->pick_ts[cpu] : switch_ts;
 
-	k->has_pick_ts[slot] = false;
+	fi->has_pick_ts[cpu] = false;
 	return ts;
 }
 
@@ -217,23 +218,19 @@ static uint64_t pick_time(struct ca_kfi_core *k, int slot, uint64_t switch_ts)
  * (interrupts are off from the pick to the switch) means that __schedule
  * ended without a switch: forget it.
  */
-static void note_pick(struct ca_forcedidle *fi, const struct ca_state *state, int core,
-		      const struct ca_event *ev)
+static void note_pick(struct ca_forcedidle *fi, const struct ca_event *ev)
 {
-	struct ca_kfi_core *k = &fi->kcores[core];
-	int slot = slot_of(state, core, ev->cpu);
-
-	if (slot < 0 || ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
+	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
 		return;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule) {
-		if (!k->has_pick_ts[slot]) {
-			k->pick_ts[slot] = ev->ts;
-			k->has_pick_ts[slot] = true;
+		if (!fi->has_pick_ts[ev->cpu]) {
+			fi->pick_ts[ev->cpu] = ev->ts;
+			fi->has_pick_ts[ev->cpu] = true;
 		}
 		return;
 	}
 	if (ev->kind != CA_EV_IPI)
-		k->has_pick_ts[slot] = false;
+		fi->has_pick_ts[ev->cpu] = false;
 }
 
 static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, int core,
@@ -255,7 +252,7 @@ static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, in
 		return;
 	}
 	k->tentative_slot = -1;		/* a new selection supersedes it */
-	slow_path(fi, state, core, slot, prev, next, pick_time(k, slot, ev->ts));
+	slow_path(fi, state, core, slot, prev, next, pick_time(fi, k, ev->cpu, ev->ts));
 }
 
 /* sched_core_dequeue: the last queued task left a forced-idle CPU. */
@@ -307,8 +304,7 @@ void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
 {
 	int core = state->topo.core_of_cpu[ev->cpu];
 
-	if (core >= 0)
-		note_pick(fi, state, core, ev);
+	note_pick(fi, ev);
 	switch (ev->kind) {
 	case CA_EV_SWITCH:
 		if (core >= 0)

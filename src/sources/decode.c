@@ -43,6 +43,7 @@ struct decoder {
 	bool is_native;		/* the file's byte order is the host's */
 	struct tep_handle *tep;	/* for function names (kallsyms of the trace) */
 	int min_size;		/* a record this long holds every fixed field */
+	bool is_plain_switch;	/* sched_switch as the kernel lays it out, native: fast path */
 	struct tep_format_field *fields[F_COUNT];
 };
 
@@ -173,6 +174,71 @@ static void read_comm(const struct decoder *d, const struct tep_format_field *fi
 		ca_copy_comm(dst, bytes, len);
 }
 
+/* A signed native field of @size bytes at @offset (the plain layout). */
+static inline __attribute__((always_inline)) int64_t
+read_plain(const struct tep_record *rec, const struct tep_format_field *field)
+{
+	const unsigned char *at = (const unsigned char *)rec->data + field->offset;
+
+	if (field->size == 8) {
+		int64_t v;
+
+		memcpy(&v, at, 8);
+		return v;
+	}
+	int32_t v;
+
+	memcpy(&v, at, 4);
+	return v;
+}
+
+/*
+ * The hot path: sched_switch in the host's byte order with pids, prios and
+ * prev_state of 4 or 8 signed bytes and char comm[16] (every kernel since
+ * 4.x); the record is at least min_size long.
+ */
+static void decode_plain_switch(const struct decoder *d, const struct tep_record *rec,
+				struct ca_event *ev)
+{
+	struct tep_format_field *const *f = d->fields;
+	const char *data = rec->data;
+
+	ev->sw.prev_pid = (int)read_plain(rec, f[F_PREV_PID]);
+	ev->sw.next_pid = (int)read_plain(rec, f[F_NEXT_PID]);
+	ev->sw.prev_prio = (int)read_plain(rec, f[F_PREV_PRIO]);
+	ev->sw.next_prio = (int)read_plain(rec, f[F_NEXT_PRIO]);
+	ev->sw.is_prev_runnable = (read_plain(rec, f[F_PREV_STATE]) & 0xff) == 0;
+	ev->sw.has_cookies = false;
+	memcpy(ev->sw.prev_comm, data + f[F_PREV_COMM]->offset, CA_COMM_LEN);
+	ev->sw.prev_comm[CA_COMM_LEN - 1] = '\0';
+	memcpy(ev->sw.next_comm, data + f[F_NEXT_COMM]->offset, CA_COMM_LEN);
+	ev->sw.next_comm[CA_COMM_LEN - 1] = '\0';
+}
+
+/* True when @d can take decode_plain_switch(). */
+static bool is_plain_switch(const struct decoder *d)
+{
+	static const int numbers[] = { F_PREV_PID, F_NEXT_PID, F_PREV_PRIO, F_NEXT_PRIO,
+				       F_PREV_STATE };
+	static const int comms[] = { F_PREV_COMM, F_NEXT_COMM };
+
+	if (d->kind != CA_EV_SWITCH || !d->is_native)
+		return false;
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		const struct tep_format_field *f = d->fields[numbers[i]];
+
+		if (!f || (f->size != 4 && f->size != 8) || !(f->flags & TEP_FIELD_IS_SIGNED))
+			return false;
+	}
+	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		const struct tep_format_field *f = d->fields[comms[i]];
+
+		if (!f || f->size != CA_COMM_LEN || (f->flags & TEP_FIELD_IS_DYNAMIC))
+			return false;
+	}
+	return true;
+}
+
 static void decode_switch(const struct decoder *d, const struct tep_record *rec,
 			  struct ca_event *ev)
 {
@@ -242,7 +308,10 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 
 	switch (d->kind) {
 	case CA_EV_SWITCH:
-		decode_switch(d, rec, ev);
+		if (d->is_plain_switch)
+			decode_plain_switch(d, rec, ev);
+		else
+			decode_switch(d, rec, ev);
 		break;
 	case CA_EV_WAKEUP:
 		ev->wakeup.pid = (int)read_signed(f[F_PID], rec);
@@ -375,6 +444,7 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			for (int f = 0; f < F_COUNT; f++)
 				d->fields[f] = fixed_field(tep_find_field(events[i], field_names[f]),
 							   &d->min_size);
+			d->is_plain_switch = is_plain_switch(d);
 			td->by_id[events[i]->id] = d;
 			info->has_cookie_probe |= d->kind == CA_EV_COOKIE;
 			info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;

@@ -31,7 +31,8 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
 struct cursor {
 	int cpu;
 	struct tep_record *page_rec;	/* the page's first event: holds the page */
-	struct kbuffer *kbuf;		/* libtracecmd's, positioned after page_rec */
+	struct kbuffer *kbuf;		/* libtracecmd's: after page_rec, then at the event */
+	bool is_at_page_rec;		/* kbuf is past page_rec, on nothing read yet */
 	bool has_event;
 	struct tep_record event;	/* the current event (a view, or page_rec) */
 };
@@ -92,14 +93,12 @@ static void adopt(struct ca_pages *pages, struct cursor *c, struct tep_record *r
 		return;
 	}
 	c->kbuf = tracecmd_record_kbuf(pages->handle, rec);
+	c->is_at_page_rec = true;
 }
 
-/* Move libtracecmd's reader past the page's remaining events, then read on. */
+/* libtracecmd's reader is past the page's last event: read on from the next page. */
 static void next_page(struct ca_pages *pages, struct cursor *c)
 {
-	if (c->kbuf)
-		while (kbuffer_next_event(c->kbuf, NULL))
-			;
 	tracecmd_free_record(c->page_rec);
 	adopt(pages, c, tracecmd_read_data(pages->handle, c->cpu));
 }
@@ -114,7 +113,12 @@ static void advance(struct ca_pages *pages, struct cursor *c)
 		adopt(pages, c, tracecmd_read_data(pages->handle, c->cpu));
 		return;
 	}
-	data = kbuffer_read_event(c->kbuf, &ts);
+	/* After page_rec, the next event is read where it is; then each call moves on. */
+	if (c->is_at_page_rec)
+		data = kbuffer_read_event(c->kbuf, &ts);
+	else
+		data = kbuffer_next_event(c->kbuf, &ts);
+	c->is_at_page_rec = false;
 	if (!data) {
 		next_page(pages, c);
 		return;
@@ -123,7 +127,6 @@ static void advance(struct ca_pages *pages, struct cursor *c)
 	c->event.data = data;
 	c->event.size = kbuffer_event_size(c->kbuf);
 	c->event.missed_events = 0;
-	kbuffer_next_event(c->kbuf, NULL);
 }
 
 struct ca_pages *ca_pages_open(struct tracecmd_input *handle, int cpu_count)
