@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "causes.h"
 #include "check.h"
 #include "event.h"
 #include "stats.h"
@@ -24,16 +25,6 @@ enum ca_window_kind {
 	CA_WINDOW_KIND_COUNT,
 };
 
-/* Why the sibling that had to leave was still running (DESIGN.md). */
-enum ca_window_cause {
-	CA_CAUSE_RESCHED_IPI,		/* a reschedule IPI to it since its switch-in */
-	CA_CAUSE_RESCHED_WAKEUP,	/* a wakeup on it had set need-resched */
-	CA_CAUSE_RESCHED_TICK,		/* its own tick, and it left before the next */
-	CA_CAUSE_VCPU_STALL,		/* it ran less than the grace: a stalled vCPU */
-	CA_CAUSE_UNEXPLAINED,		/* the kernel never asked it to leave */
-	CA_CAUSE_UNKNOWN,		/* no ipi events in the trace */
-	CA_CAUSE_COUNT,
-};
 
 struct ca_window_task {
 	int pid;
@@ -56,15 +47,6 @@ struct ca_window {
 	struct ca_window_task tasks[2];
 };
 
-/* What a sibling had pending when a window opened on it. */
-struct ca_leaving {
-	int cpu;		/* -1: neither sibling switched (a cookie changed) */
-	bool has_ipi;
-	bool has_wakeup;
-	bool has_tick;
-	uint64_t tick_seq;	/* its tick count then: a later tick refutes the tick */
-	uint64_t stalled_ns;	/* of the window so far, time it showed no sign of running */
-};
 
 /* Recent events of one CPU, shown around unexplained windows. */
 struct ca_trace_line {
@@ -84,17 +66,10 @@ struct ca_evidence {
 	struct ca_trace_line lines[CA_EVIDENCE_LINES];
 };
 
-/* Tick intervals seen, in 250 us buckets up to 32 ms: their mode is the tick period. */
-#define CA_TICK_BUCKETS 128
-
-struct ca_cpu_causes {
-	uint64_t last_resched_ipi;
-	uint64_t last_local_wakeup;
-	uint64_t last_tick;
-	uint64_t tick_seq;
-	uint64_t last_event;	/* any event on the CPU */
-	struct ca_trace_line recent[CA_RECENT_EVENTS];	/* ring */
-	int recent_next;
+/* A CPU's recent events: the evidence shown around unexplained windows. */
+struct ca_cpu_recent {
+	struct ca_trace_line lines[CA_RECENT_EVENTS];	/* ring */
+	int next;
 };
 
 /* A closed window waiting for each CPU's next event to confirm what ran. */
@@ -116,9 +91,8 @@ struct ca_isolation {
 	struct ca_check base;
 	bool has_causes;		/* the trace has ipi events */
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
-	struct ca_cpu_causes causes[CA_MAX_CPUS];
-	uint32_t tick_intervals[CA_TICK_BUCKETS];
-	uint32_t tick_interval_count;
+	struct ca_causes causes;
+	struct ca_cpu_recent recent[CA_MAX_CPUS];
 	struct ca_durations by_cause[CA_CAUSE_COUNT];
 	struct ca_summary cause_summary[CA_CAUSE_COUNT];
 	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];
@@ -162,7 +136,6 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
  */
 void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns);
 
-const char *ca_window_cause_name(enum ca_window_cause cause);
 void ca_isolation_free(struct ca_isolation *iso);
 
 const char *ca_window_kind_name(enum ca_window_kind kind);

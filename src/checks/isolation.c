@@ -21,116 +21,31 @@ static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_UNKNOWN] = "unknown",
 };
 
-static const char *const cause_names[CA_CAUSE_COUNT] = {
-	[CA_CAUSE_RESCHED_IPI] = "resched-ipi",
-	[CA_CAUSE_RESCHED_WAKEUP] = "resched-wakeup",
-	[CA_CAUSE_RESCHED_TICK] = "resched-tick",
-	[CA_CAUSE_VCPU_STALL] = "vcpu-stall",
-	[CA_CAUSE_UNEXPLAINED] = "unexplained",
-	[CA_CAUSE_UNKNOWN] = "unknown",
-};
 
-#define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
 #define EVIDENCE_BEFORE_NS 1000000ull	/* evidence shown from 1 ms before a window */
-#define TICK_BUCKET_NS 250000ull
-#define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
 
 const char *ca_window_kind_name(enum ca_window_kind kind)
 {
 	return (unsigned int)kind < CA_WINDOW_KIND_COUNT ? kind_names[kind] : "?";
 }
 
-const char *ca_window_cause_name(enum ca_window_cause cause)
-{
-	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
-}
 
-/* Causes ------------------------------------------------------------------- */
+/* Causes (causes.c) and evidence ------------------------------------------- */
 
-/*
- * At a window's opening: the sibling that must leave is the one that did not
- * just switch; what did it have pending since its own switch-in?
- */
-static struct ca_leaving capture_leaving(const struct ca_isolation *iso,
-					 const struct ca_state *state, int cpu_a, int cpu_b)
-{
-	uint64_t since_a = state->cpus[cpu_a].since, since_b = state->cpus[cpu_b].since;
-	struct ca_leaving leaving = { .cpu = since_a < since_b ? cpu_a :
-					     since_b < since_a ? cpu_b : -1 };
-	const struct ca_cpu_causes *c;
-	uint64_t since;
-
-	if (leaving.cpu < 0)
-		return leaving;
-	c = &iso->causes[leaving.cpu];
-	since = state->cpus[leaving.cpu].since;
-	leaving.has_ipi = c->last_resched_ipi > since;
-	leaving.has_wakeup = c->last_local_wakeup > since;
-	leaving.has_tick = c->last_tick > since;
-	leaving.tick_seq = c->tick_seq;
-	return leaving;
-}
-
-/* The tick period: the most common interval between a CPU's ticks; 0 unknown. */
-static uint64_t tick_period(const struct ca_isolation *iso)
-{
-	int best = 0;
-
-	if (iso->tick_interval_count < MIN_TICK_INTERVALS)
-		return 0;
-	for (int i = 1; i < CA_TICK_BUCKETS; i++)
-		if (iso->tick_intervals[i] > iso->tick_intervals[best])
-			best = i;
-	return (best + 1) * TICK_BUCKET_NS;
-}
-
-/*
- * A running CPU shows an event at least every tick.  A longer silence means
- * its vCPU was not running (the host had descheduled it): of [@from, @to),
- * the part inside the silence that ends at @now on @cpu, when there is one.
- */
-static uint64_t stalled_part(const struct ca_isolation *iso, int cpu, uint64_t from,
-			     uint64_t now)
-{
-	uint64_t period = tick_period(iso), last = iso->causes[cpu].last_event;
-
-	if (!period || !last || now - last <= period + period / 2)
-		return 0;
-	return now > from && last < now ? now - (last > from ? last : from) : 0;
-}
-
-/*
- * IPI, local wakeup, local tick, and only then unexplained.  A tick that had
- * set need-resched makes the CPU leave before its next tick: a window that
- * outlived the leaving CPU's next tick had no pending request.  But a window
- * during which the leaving CPU ran for less than the grace, its vCPU stalled
- * by the host for the rest, is one the guest kernel could not act on.
- */
 static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
 					   const struct ca_leaving *leaving, uint64_t length)
 {
 	if (!iso->has_causes)
 		return CA_CAUSE_UNKNOWN;
-	if (leaving->cpu < 0)
-		return CA_CAUSE_UNEXPLAINED;
-	if (leaving->has_ipi)
-		return CA_CAUSE_RESCHED_IPI;
-	if (leaving->has_wakeup)
-		return CA_CAUSE_RESCHED_WAKEUP;
-	if (leaving->has_tick && iso->causes[leaving->cpu].tick_seq == leaving->tick_seq)
-		return CA_CAUSE_RESCHED_TICK;
-	if (leaving->stalled_ns &&
-	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < iso->grace_ns))
-		return CA_CAUSE_VCPU_STALL;
-	return CA_CAUSE_UNEXPLAINED;
+	return ca_causes_classify(&iso->causes, leaving, length, iso->grace_ns);
 }
 
 static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 {
-	struct ca_cpu_causes *c = &iso->causes[ev->cpu];
-	struct ca_trace_line *line = &c->recent[c->recent_next];
+	struct ca_cpu_recent *r = &iso->recent[ev->cpu];
+	struct ca_trace_line *line = &r->lines[r->next];
 
-	c->recent_next = (c->recent_next + 1) % CA_RECENT_EVENTS;
+	r->next = (r->next + 1) % CA_RECENT_EVENTS;
 	*line = (struct ca_trace_line){ .ts = ev->ts, .cpu = ev->cpu, .kind = ev->kind,
 					.pid = ev->pid };
 	if (ev->kind == CA_EV_SWITCH) {
@@ -142,16 +57,6 @@ static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 	} else if (ev->kind == CA_EV_IPI) {
 		line->a = (int)ev->ipi.target_mask;
 		line->b = ev->ipi.is_resched;
-	}
-}
-
-static void count_tick_interval(struct ca_isolation *iso, uint64_t interval)
-{
-	uint64_t bucket = interval / TICK_BUCKET_NS;
-
-	if (bucket < CA_TICK_BUCKETS) {
-		iso->tick_intervals[bucket]++;
-		iso->tick_interval_count++;
 	}
 }
 
@@ -167,44 +72,21 @@ static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
 			struct ca_segment *seg = &iso->segments[core][i][j];
 
 			if (seg->is_open && seg->leaving.cpu == ev->cpu)
-				seg->leaving.stalled_ns += stalled_part(iso, ev->cpu, seg->start,
-									ev->ts);
+				seg->leaving.stalled_ns += ca_causes_stalled(&iso->causes, ev->cpu,
+									     seg->start, ev->ts);
 		}
 	}
-	iso->causes[ev->cpu].last_event = ev->ts;
 }
 
 static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
-	struct ca_cpu_causes *c = &iso->causes[ev->cpu];
-
-	switch (ev->kind) {
-	case CA_EV_IPI:
-		for (int cpu = 0; ev->ipi.is_resched && cpu < 64 && cpu < CA_MAX_CPUS; cpu++)
-			if (ev->ipi.target_mask & (1ull << cpu))
-				iso->causes[cpu].last_resched_ipi = ev->ts;
-		break;
-	case CA_EV_WAKEUP:
-		if (ev->wakeup.target_cpu == ev->cpu)
-			c->last_local_wakeup = ev->ts;
-		break;
-	case CA_EV_TICK:
-		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
-			if (c->last_tick)
-				count_tick_interval(iso, ev->ts - c->last_tick);
-			c->tick_seq++;
-			c->last_tick = ev->ts;
-		}
-		break;
-	default:
-		break;
-	}
 	/* The evidence shown for unexplained windows: only when causes are told. */
 	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
 		remember_event(iso, ev);
 	if (iso->has_causes && ev->kind != CA_EV_LOST)
 		end_silence(iso, state, ev);
+	ca_causes_track(&iso->causes, ev);
 }
 
 /* The recent events of both CPUs of an unexplained window, in time order. */
@@ -218,11 +100,11 @@ static int keep_evidence(struct ca_isolation *iso, const struct ca_window *windo
 	e = &iso->evidence[iso->evidence_count];
 	e->count = 0;
 	for (int side = 0; side < 2; side++) {
-		const struct ca_cpu_causes *c = &iso->causes[window->cpus[side]];
+		const struct ca_cpu_recent *r = &iso->recent[window->cpus[side]];
 
 		for (int i = 0; i < CA_RECENT_EVENTS && e->count < CA_EVIDENCE_LINES; i++) {
-			const struct ca_trace_line *line = &c->recent[(c->recent_next + i) %
-								       CA_RECENT_EVENTS];
+			const struct ca_trace_line *line = &r->lines[(r->next + i) %
+								     CA_RECENT_EVENTS];
 
 			if (line->ts >= from && line->ts <= window->end && line->ts)
 				e->lines[e->count++] = *line;
@@ -342,8 +224,7 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	uint64_t length = window->end - window->start;
 	int ret;
 
-	bool is_explained = window->cause != CA_CAUSE_UNEXPLAINED &&
-			    window->cause != CA_CAUSE_UNKNOWN;
+	bool is_explained = ca_causes_is_explained(window->cause);
 
 	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known) {
 		window->kind = CA_WINDOW_UNKNOWN;
@@ -482,7 +363,8 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 
 	seg->is_open = false;
 	if (seg->leaving.cpu >= 0)	/* its silence up to now, if it is one */
-		seg->leaving.stalled_ns += stalled_part(iso, seg->leaving.cpu, seg->start, ts);
+		seg->leaving.stalled_ns += ca_causes_stalled(&iso->causes, seg->leaving.cpu,
+							     seg->start, ts);
 	window.cause = classify_cause(iso, &seg->leaving, ts > seg->start ? ts - seg->start : 0);
 	if (ts <= seg->start)
 		return;
@@ -559,7 +441,7 @@ static void update_pair(struct ca_isolation *iso, const struct ca_state *state, 
 		return;
 	seg->is_open = true;
 	seg->start = ts;
-	seg->leaving = capture_leaving(iso, state, cpu_a, cpu_b);
+	seg->leaving = ca_causes_capture(&iso->causes, state, cpu_a, cpu_b);
 	describe_task(state, a, &seg->tasks[0]);
 	describe_task(state, b, &seg->tasks[1]);
 }

@@ -1,0 +1,135 @@
+/*
+ * causes.c - what the sibling that had to leave a co-run window had pending:
+ * the tracker behind the isolation and rules checks' window causes.
+ *
+ * IPI, local wakeup, local tick, and only then unexplained.  A tick that had
+ * set need-resched makes the CPU leave before its next tick: a window that
+ * outlived the leaving CPU's next tick had no pending request.  A window
+ * during which the leaving CPU ran for less than the grace, its vCPU stopped
+ * by the host for the rest, is one the guest kernel could not act on.
+ */
+#include "coreaudit/causes.h"
+#include "coreaudit/state.h"
+
+#define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
+#define TICK_BUCKET_NS 250000ull
+#define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
+
+static const char *const cause_names[CA_CAUSE_COUNT] = {
+	[CA_CAUSE_RESCHED_IPI] = "resched-ipi",
+	[CA_CAUSE_RESCHED_WAKEUP] = "resched-wakeup",
+	[CA_CAUSE_RESCHED_TICK] = "resched-tick",
+	[CA_CAUSE_VCPU_STALL] = "vcpu-stall",
+	[CA_CAUSE_UNEXPLAINED] = "unexplained",
+	[CA_CAUSE_UNKNOWN] = "unknown",
+};
+
+const char *ca_window_cause_name(enum ca_window_cause cause)
+{
+	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
+}
+
+bool ca_causes_is_explained(enum ca_window_cause cause)
+{
+	return cause != CA_CAUSE_UNEXPLAINED && cause != CA_CAUSE_UNKNOWN;
+}
+
+static void count_tick_interval(struct ca_causes *causes, uint64_t interval)
+{
+	uint64_t bucket = interval / TICK_BUCKET_NS;
+
+	if (bucket < CA_TICK_BUCKETS) {
+		causes->tick_intervals[bucket]++;
+		causes->tick_interval_count++;
+	}
+}
+
+void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
+{
+	struct ca_cpu_causes *c = &causes->cpus[ev->cpu];
+
+	switch (ev->kind) {
+	case CA_EV_IPI:
+		for (int cpu = 0; ev->ipi.is_resched && cpu < 64 && cpu < CA_MAX_CPUS; cpu++)
+			if (ev->ipi.target_mask & (1ull << cpu))
+				causes->cpus[cpu].last_resched_ipi = ev->ts;
+		break;
+	case CA_EV_WAKEUP:
+		if (ev->wakeup.target_cpu == ev->cpu)
+			c->last_local_wakeup = ev->ts;
+		break;
+	case CA_EV_TICK:
+		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
+			if (c->last_tick)
+				count_tick_interval(causes, ev->ts - c->last_tick);
+			c->tick_seq++;
+			c->last_tick = ev->ts;
+		}
+		break;
+	default:
+		break;
+	}
+	if (ev->kind != CA_EV_LOST)
+		c->last_event = ev->ts;
+}
+
+struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct ca_state *state,
+				    int cpu_a, int cpu_b)
+{
+	uint64_t since_a = state->cpus[cpu_a].since, since_b = state->cpus[cpu_b].since;
+	struct ca_leaving leaving = { .cpu = since_a < since_b ? cpu_a :
+					     since_b < since_a ? cpu_b : -1 };
+	const struct ca_cpu_causes *c;
+	uint64_t since;
+
+	if (leaving.cpu < 0)
+		return leaving;
+	c = &causes->cpus[leaving.cpu];
+	since = state->cpus[leaving.cpu].since;
+	leaving.has_ipi = c->last_resched_ipi > since;
+	leaving.has_wakeup = c->last_local_wakeup > since;
+	leaving.has_tick = c->last_tick > since;
+	leaving.tick_seq = c->tick_seq;
+	return leaving;
+}
+
+/* The tick period: the most common interval between a CPU's ticks; 0 unknown. */
+static uint64_t tick_period(const struct ca_causes *causes)
+{
+	int best = 0;
+
+	if (causes->tick_interval_count < MIN_TICK_INTERVALS)
+		return 0;
+	for (int i = 1; i < CA_TICK_BUCKETS; i++)
+		if (causes->tick_intervals[i] > causes->tick_intervals[best])
+			best = i;
+	return (best + 1) * TICK_BUCKET_NS;
+}
+
+/* A running CPU shows an event at least every tick; a longer silence is a stopped vCPU. */
+uint64_t ca_causes_stalled(const struct ca_causes *causes, int cpu, uint64_t from, uint64_t now)
+{
+	uint64_t period = tick_period(causes), last = causes->cpus[cpu].last_event;
+
+	if (!period || !last || now - last <= period + period / 2)
+		return 0;
+	return now > from && last < now ? now - (last > from ? last : from) : 0;
+}
+
+enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
+					const struct ca_leaving *leaving, uint64_t length,
+					uint64_t grace_ns)
+{
+	if (leaving->cpu < 0)
+		return CA_CAUSE_UNEXPLAINED;
+	if (leaving->has_ipi)
+		return CA_CAUSE_RESCHED_IPI;
+	if (leaving->has_wakeup)
+		return CA_CAUSE_RESCHED_WAKEUP;
+	if (leaving->has_tick && causes->cpus[leaving->cpu].tick_seq == leaving->tick_seq)
+		return CA_CAUSE_RESCHED_TICK;
+	if (leaving->stalled_ns &&
+	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < grace_ns))
+		return CA_CAUSE_VCPU_STALL;
+	return CA_CAUSE_UNEXPLAINED;
+}
