@@ -69,14 +69,12 @@ static void add_warning(struct ca_audit *audit, const char *fmt, ...)
 }
 
 /*
- * Rule windows have no cause: the rule file's grace, else --grace, else the
- * 5 ms default (not the 200 us of unexplained cookie windows).
+ * The rule file's grace, else the audit's (--grace, or the default: 200 us
+ * for unexplained windows when the trace tells causes, else 5 ms).
  */
 static uint64_t policy_grace(const struct ca_audit *audit)
 {
-	if (audit->rules.has_grace)
-		return audit->rules.grace_ns;
-	return audit->opts.has_grace ? audit->opts.grace_ns : DEFAULT_GRACE_NS;
+	return audit->rules.has_grace ? audit->rules.grace_ns : audit->opts.grace_ns;
 }
 
 /* The rule file's thresholds, where the command line set none. */
@@ -110,6 +108,8 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = ca_state_add_check(&audit->state, &audit->forcedidle.base);
 	if (!ret && audit->has_rules)
 		ret = ca_policy_init(&audit->policy, &audit->rules, policy_grace(audit));
+	if (!ret && audit->has_rules && audit->info.has_ipi_events)
+		ca_policy_use_causes(&audit->policy, audit->opts.max_transition_ns);
 	if (!ret && audit->has_rules)
 		ret = ca_state_add_check(&audit->state, &audit->policy.base);
 	run->is_ready = true;
@@ -209,12 +209,15 @@ static void judge_failures(struct ca_audit *audit)
 
 		if (!count || rel->kind == CA_RELATION_TOGETHER)
 			continue;
-		add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s at or over %s",
+		add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s %sat or over %s%s",
 			   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
 			   audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
 			   rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "",
 			   (unsigned long long)count, count == 1 ? "" : "s",
-			   ca_format_duration(audit->policy.grace_ns, b, sizeof(b)));
+			   audit->policy.has_causes ? "unexplained " : "",
+			   ca_format_duration(audit->policy.grace_ns, b, sizeof(b)),
+			   audit->policy.has_causes && opts->max_transition_ns ?
+			   ", or explained over --max-transition" : "");
 	}
 	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
 		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",

@@ -3,13 +3,16 @@
  * against what ran on every core.
  *
  * isolate A B and exclusive T are small automata per core (apart -> together
- * -> apart) whose "together" intervals are windows: shorter than the grace,
- * transition skew; longer, violations.  together G integrates how much of
+ * -> apart) whose "together" intervals are windows.  With ipi events in the
+ * trace each window gets a cause (causes.h) as the cookie windows do: an
+ * unexplained one at or over the grace is a violation, an explained one only
+ * over --max-transition; without them, every window at or over the grace.  together G integrates how much of
  * G's runtime shared a core with G.
  */
 #ifndef COREAUDIT_POLICY_H
 #define COREAUDIT_POLICY_H
 
+#include "causes.h"
 #include "check.h"
 #include "pidmap.h"
 #include "rules.h"
@@ -23,6 +26,7 @@ struct ca_policy_window {
 	uint64_t start;
 	uint64_t end;
 	int pids[2];		/* the two tasks (exclusive: the T task, then the other) */
+	enum ca_window_cause cause;
 };
 
 struct ca_policy_result {
@@ -30,6 +34,7 @@ struct ca_policy_result {
 	bool is_together[CA_MAX_CPUS];
 	uint64_t since[CA_MAX_CPUS];
 	int pids[CA_MAX_CPUS][2];
+	struct ca_leaving leaving[CA_MAX_CPUS];	/* of the open window */
 	struct ca_durations windows;
 	struct ca_summary summary;
 	uint64_t violations;
@@ -55,6 +60,9 @@ struct ca_policy {
 	struct ca_check base;
 	const struct ca_rules *rules;
 	uint64_t grace_ns;
+	bool has_causes;		/* the trace has ipi events */
+	uint64_t max_transition_ns;	/* 0: explained windows never fail */
+	struct ca_causes causes;
 	uint64_t core_last_ts[CA_MAX_CPUS];
 	bool has_core_last[CA_MAX_CPUS];
 	struct ca_policy_result *results;	/* one per relation */
@@ -66,6 +74,8 @@ struct ca_policy {
 
 /** ca_policy_init() - Return: 0, or -ENOMEM. */
 int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns);
+/** ca_policy_use_causes() - judge windows by cause (the trace has ipi events) */
+void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns);
 void ca_policy_free(struct ca_policy *policy);
 
 #endif

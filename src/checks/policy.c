@@ -129,8 +129,9 @@ static void view_core(struct ca_policy *policy, const struct ca_state *state, in
 }
 
 /* isolate A B: a sibling runs A while another runs B.  exclusive T: a sibling
- * runs T while another runs anything. */
-static bool is_together(const struct ca_relation *rel, const struct core_view *view, int pids[2])
+ * runs T while another runs anything.  @slots: where the two run. */
+static bool is_together(const struct ca_relation *rel, const struct core_view *view, int pids[2],
+			int slots[2])
 {
 	uint64_t a = 1ull << rel->tags[0];
 	bool is_isolate = rel->kind == CA_RELATION_ISOLATE;
@@ -144,6 +145,8 @@ static bool is_together(const struct ca_relation *rel, const struct core_view *v
 				continue;
 			pids[0] = view->pids[i];
 			pids[1] = view->pids[j];
+			slots[0] = i;
+			slots[1] = j;
 			return true;
 		}
 	}
@@ -167,28 +170,46 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
+/* A violation: by cause when the trace tells causes, else by the grace alone. */
+static bool is_violation(const struct ca_policy *policy, enum ca_window_cause cause,
+			 uint64_t length)
+{
+	if (policy->has_causes && ca_causes_is_explained(cause))
+		return policy->max_transition_ns && length > policy->max_transition_ns;
+	return length >= policy->grace_ns;
+}
+
 static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
 			 uint64_t ts)
 {
 	struct ca_policy_window w = { .core = core, .start = res->since[core], .end = ts,
-				      .pids = { res->pids[core][0], res->pids[core][1] } };
+				      .pids = { res->pids[core][0], res->pids[core][1] },
+				      .cause = CA_CAUSE_UNKNOWN };
+	struct ca_leaving *leaving = &res->leaving[core];
 
 	res->is_together[core] = false;
 	if (ts <= w.start)
 		return;
+	if (policy->has_causes) {
+		if (leaving->cpu >= 0)	/* its silence up to now, if it is one */
+			leaving->stalled_ns += ca_causes_stalled(&policy->causes, leaving->cpu,
+								 w.start, ts);
+		w.cause = ca_causes_classify(&policy->causes, leaving, ts - w.start,
+					     policy->grace_ns);
+	}
 	if (ca_durations_add(&res->windows, ts - w.start))
 		policy->base.error = -ENOMEM;
-	if (ts - w.start >= policy->grace_ns)
+	if (is_violation(policy, w.cause, ts - w.start))
 		res->violations++;
 	keep_worst(res, &w);
 }
 
-static void step_relation(struct ca_policy *policy, struct ca_policy_result *res,
-			  const struct ca_relation *rel, const struct core_view *view, int core,
-			  uint64_t ts)
+static void step_relation(struct ca_policy *policy, const struct ca_state *state,
+			  struct ca_policy_result *res, const struct ca_relation *rel,
+			  const struct core_view *view, int core, uint64_t ts)
 {
-	int pids[2];
-	bool is_now = is_together(rel, view, pids);
+	int pids[2], slots[2];
+	bool is_now = is_together(rel, view, pids, slots);
 
 	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
 				       pids[1] != res->pids[core][1]))
@@ -198,6 +219,10 @@ static void step_relation(struct ca_policy *policy, struct ca_policy_result *res
 		res->since[core] = ts;
 		res->pids[core][0] = pids[0];
 		res->pids[core][1] = pids[1];
+		res->leaving[core] = policy->has_causes ?
+			ca_causes_capture(&policy->causes, state, state->topo.siblings[core][slots[0]],
+					  state->topo.siblings[core][slots[1]]) :
+			(struct ca_leaving){ .cpu = -1 };
 	}
 }
 
@@ -212,8 +237,8 @@ static void policy_update(struct ca_check *check, const struct ca_state *state, 
 	view_core(policy, state, core, &view);
 	for (int r = 0; r < policy->rules->relation_count; r++)
 		if (policy->rules->relations[r].kind != CA_RELATION_TOGETHER)
-			step_relation(policy, &policy->results[r], &policy->rules->relations[r],
-				      &view, core, ts);
+			step_relation(policy, state, &policy->results[r],
+				      &policy->rules->relations[r], &view, core, ts);
 }
 
 /* together G: integrate G's runtime on the core, and the part beside another G task. */
@@ -245,6 +270,25 @@ static void policy_advance(struct ca_check *check, const struct ca_state *state,
 	}
 }
 
+/* An event ends its CPU's silence for the open windows it must leave; then the causes. */
+static void policy_event(struct ca_check *check, const struct ca_state *state,
+			 const struct ca_event *ev)
+{
+	struct ca_policy *policy = to_policy(check);
+	int core = state->topo.core_of_cpu[ev->cpu];
+
+	if (!policy->has_causes || ev->kind == CA_EV_LOST)
+		return;
+	for (int r = 0; core >= 0 && r < policy->rules->relation_count; r++) {
+		struct ca_policy_result *res = &policy->results[r];
+
+		if (res->is_together[core] && res->leaving[core].cpu == ev->cpu)
+			res->leaving[core].stalled_ns +=
+				ca_causes_stalled(&policy->causes, ev->cpu, res->since[core], ev->ts);
+	}
+	ca_causes_track(&policy->causes, ev);
+}
+
 static void policy_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
 {
 	struct ca_policy *policy = to_policy(check);
@@ -266,6 +310,7 @@ int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint6
 	policy->base.advance = policy_advance;
 	policy->base.update = policy_update;
 	policy->base.finish = policy_finish;
+	policy->base.event = policy_event;
 	policy->rules = rules;
 	policy->grace_ns = grace_ns;
 	policy->results = calloc(rules->relation_count ? rules->relation_count : 1,
@@ -273,6 +318,12 @@ int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint6
 	if (!policy->results)
 		return -ENOMEM;
 	return ca_pidmap_init(&policy->map);
+}
+
+void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns)
+{
+	policy->has_causes = true;
+	policy->max_transition_ns = max_transition_ns;
 }
 
 void ca_policy_free(struct ca_policy *policy)

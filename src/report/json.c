@@ -207,9 +207,9 @@ static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
 	fprintf(out, ", \"violations\": %" PRIu64 ", \"worst\": [", res->violations);
 	for (int w = 0; w < res->worst_count; w++)
 		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
-			", \"pids\": [%d, %d]}", w ? ", " : "", res->worst[w].core,
+			", \"pids\": [%d, %d], \"cause\": \"%s\"}", w ? ", " : "", res->worst[w].core,
 			res->worst[w].start, res->worst[w].end, res->worst[w].pids[0],
-			res->worst[w].pids[1]);
+			res->worst[w].pids[1], ca_window_cause_name(res->worst[w].cause));
 	fputs("]}", out);
 }
 

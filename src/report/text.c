@@ -244,14 +244,16 @@ static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, 
 			res->runtime_ns ? 100.0 * res->shared_ns / res->runtime_ns : 0.0);
 		return;
 	}
-	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " at or over %s\n",
+	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " %s %s\n",
 		name, res->summary.count, D(res->summary.total_ns, t), D(res->summary.max_ns, max),
-		res->violations, D(audit->policy.grace_ns, grace));
+		res->violations, audit->policy.has_causes ? "violations: unexplained at or over" :
+		"at or over", D(audit->policy.grace_ns, grace));
 	for (int w = 0; w < res->worst_count && w < top && w < 3; w++) {
 		const struct ca_policy_window *pw = &res->worst[w];
 
-		fprintf(out, "      %.9f %s on core %d: pids %d and %d\n", pw->start / 1e9,
-			D(pw->end - pw->start, t), pw->core, pw->pids[0], pw->pids[1]);
+		fprintf(out, "      %.9f %s on core %d: pids %d and %d (%s)\n", pw->start / 1e9,
+			D(pw->end - pw->start, t), pw->core, pw->pids[0], pw->pids[1],
+			ca_window_cause_name(pw->cause));
 	}
 }
 

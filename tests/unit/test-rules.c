@@ -78,8 +78,9 @@ static void switch_prio(struct trace_text *t, int cpu, uint64_t ts, int prev, in
 		   prev, prev_prio, next_comm, next, next_prio);
 }
 
-static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_text *t,
-					  const char *rules_text)
+/* Audit @t with @rules_text as the rule file and --max-transition @max_transition (0: none). */
+static enum ca_exit_code audit_with_rules_max(struct ca_audit *audit, struct trace_text *t,
+					      const char *rules_text, uint64_t max_transition)
 {
 	char path[] = "/tmp/coreaudit-rules-XXXXXX";
 	int fd = mkstemp(path);
@@ -92,9 +93,16 @@ static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_t
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;	/* the cookie checks stay quiet */
 	opts.rules_path = path;
+	opts.max_transition_ns = max_transition;
 	code = audit_text(audit, t, &opts);
 	unlink(path);
 	return code;
+}
+
+static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_text *t,
+					  const char *rules_text)
+{
+	return audit_with_rules_max(audit, t, rules_text, 0);
 }
 
 /* A (marker) on CPU0 beside B on CPU1 for 10 ms, then beside C for 2 ms. */
@@ -151,6 +159,49 @@ START_TEST(test_exclusive_realtime)
 END_TEST
 
 /* Two avx tasks side by side for 10 ms, then one alone for 10 ms. */
+/*
+ * Rule windows by cause, when the trace has ipi events: 200 runs on CPU1 from
+ * T0; rt task 100 arrives on CPU0 at 1 ms; CPU1 leaves at 7 ms.  With a
+ * reschedule IPI to CPU1 (sent by CPU0's pick) the 6 ms window is the
+ * kernel's transition: not a violation unless over --max-transition; with
+ * none, it is unexplained, and 6 ms is over the 200 us grace.
+ */
+static const struct {
+	bool has_kick;
+	uint64_t max_transition;
+	enum ca_window_cause cause;
+	uint64_t violations;
+} rule_cause_rows[] = {
+	{ true, 0, CA_CAUSE_RESCHED_IPI, 0 },
+	{ false, 0, CA_CAUSE_UNEXPLAINED, 1 },
+	{ true, 5 * MS, CA_CAUSE_RESCHED_IPI, 1 },
+};
+
+START_TEST(test_exclusive_by_cause)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	switch_prio(&t, 1, T0, 0, 120, 200, 120);
+	sc_ipi(&t, 0, T0 + 100 * US, 0, 0);	/* an ipi event: causes can be told */
+	if (rule_cause_rows[_i].has_kick)
+		sc_ipi(&t, 0, T0 + 990 * US, 0, 1);
+	switch_prio(&t, 0, T0 + 1 * MS, 0, 120, 100, 89);
+	switch_prio(&t, 1, T0 + 7 * MS, 200, 120, 0, 120);
+	switch_prio(&t, 0, T0 + 20 * MS, 100, 89, 0, 120);
+	ck_assert_int_eq(audit_with_rules_max(&audit, &t, "tag rt policy fifo\nexclusive rt\n",
+					      rule_cause_rows[_i].max_transition),
+			 rule_cause_rows[_i].violations ? CA_EXIT_FAIL : CA_EXIT_PASS);
+	ck_assert_uint_eq(audit.policy.grace_ns, 200 * US);
+	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 6 * MS);
+	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, rule_cause_rows[_i].cause);
+	ck_assert_uint_eq(audit.policy.results[0].violations, rule_cause_rows[_i].violations);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 START_TEST(test_together_share)
 {
 	struct trace_text t = { 0 };
@@ -197,6 +248,8 @@ Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_rule_rows, 0, sizeof(rule_rows) / sizeof(rule_rows[0]));
 	tcase_add_test(tc, test_isolate);
 	tcase_add_test(tc, test_exclusive_realtime);
+	tcase_add_loop_test(tc, test_exclusive_by_cause, 0,
+			    sizeof(rule_cause_rows) / sizeof(rule_cause_rows[0]));
 	tcase_add_test(tc, test_together_share);
 	tcase_add_test(tc, test_rules_errors_are_usage_errors);
 	suite_add_tcase(s, tc);
