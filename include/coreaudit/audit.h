@@ -66,6 +66,7 @@ struct ca_audit {
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */
+	bool is_abandoned;	/* a library faulted mid-read: do not free */
 };
 
 /** ca_audit_options_default() - grace, thresholds off, cookie identity */

@@ -12,6 +12,7 @@
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
 #include "cli.h"
+#include "guard.h"
 
 #define DEFAULT_TOP 10
 
@@ -185,6 +186,31 @@ static int parse_args(int argc, char **argv, struct ca_audit_options *opts, int 
 	return 0;
 }
 
+/*
+ * The audit, with a fault inside the trace-reading libraries taken as corrupt
+ * input (guard.c).  After such a fault their state is undefined: @audit is
+ * left as it is (not freed: the process exits) and only the error is set.
+ */
+static enum ca_exit_code run_guarded(struct ca_audit *audit, const struct ca_audit_options *opts)
+{
+	static sigjmp_buf env;
+	enum ca_exit_code code;
+	int sig = sigsetjmp(env, 1);
+
+	if (sig) {
+		ca_guard_disarm();
+		snprintf(audit->error, sizeof(audit->error),
+			 "%s: corrupt trace data: libtracecmd/libtraceevent faulted (%s) reading "
+			 "its pages", opts->path, strsignal(sig));
+		audit->is_abandoned = true;
+		return CA_EXIT_INPUT;
+	}
+	ca_guard_arm(&env);
+	code = ca_audit_run(audit, opts);
+	ca_guard_disarm();
+	return code;
+}
+
 int ca_cmd_audit(int argc, char **argv)
 {
 	struct ca_audit_options opts;
@@ -203,14 +229,16 @@ int ca_cmd_audit(int argc, char **argv)
 		ca_cli_error("audit: out of memory");
 		return CA_EXIT_INPUT;
 	}
-	code = ca_audit_run(audit, &opts);
+	code = run_guarded(audit, &opts);
 	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
 		ca_cli_error("%s", audit->error);
 	else
 		ca_report_find(is_json ? "json" : "text")->write(stdout, audit, &report);
 	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
 		ca_report_lttng(NULL, audit, &report);
-	ca_audit_free(audit);
-	free(audit);
+	if (!audit->is_abandoned) {
+		ca_audit_free(audit);
+		free(audit);
+	}
 	return code;
 }
