@@ -16,6 +16,7 @@
 #include "coreaudit/source.h"
 #include "decode.h"
 #include "pages.h"
+#include "zchunks.h"
 
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -59,6 +60,28 @@ static int read_records(struct emit_ctx *emit)
 	return ret;
 }
 
+/* Version 7 zstd files chunk by chunk; 1 when that reader does not apply. */
+static int read_chunks(struct emit_ctx *emit)
+{
+	struct ca_source *source = emit->source;
+	struct ca_zchunks *z;
+	char why[300] = "";
+	int ret = ca_zchunks_open(&z, source->path, emit->td->handle, why, sizeof(why));
+
+	if (ret == -ENOTSUP)
+		return 1;
+	if (ret == -EINVAL && why[0])
+		snprintf(source->error, sizeof(source->error), "%s: corrupt: %s", source->path, why);
+	if (ret)
+		return ret;
+	source->info.reader = "chunks";
+	ret = ca_zchunks_read(z, emit_record, emit);
+	if (ret == -EINVAL && why[0])
+		snprintf(source->error, sizeof(source->error), "%s: corrupt: %s", source->path, why);
+	ca_zchunks_close(z);
+	return ret;
+}
+
 static int read_pages(struct emit_ctx *emit)
 {
 	struct ca_source *source = emit->source;
@@ -82,8 +105,12 @@ static int read_pages(struct emit_ctx *emit)
 static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
 	struct emit_ctx emit = { source, source->priv, fn, ctx };
+	int ret;
 
-	return source->use_records ? read_records(&emit) : read_pages(&emit);
+	if (source->use_records)
+		return read_records(&emit);
+	ret = read_chunks(&emit);
+	return ret == 1 ? read_pages(&emit) : ret;
 }
 
 static void tracedat_close(struct ca_source *source)

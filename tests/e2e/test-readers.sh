@@ -1,41 +1,54 @@
 #!/bin/bash
-# test-readers.sh - the in-place page reader (the default) against the
-# reference, one libtracecmd record per event (--reader records): the same
-# JSON findings on every bundled trace (examples/, and ../shared/traces when
-# present); the report text of a real trace gives the file's findings; and a
-# trace whose timestamps libtracecmd converts (recorded here with trace-cmd
-# record --date) is read through records by itself.
+# test-readers.sh - the default readers against the reference, one
+# libtracecmd record per event (--reader records): version 7 zstd files read
+# chunk by chunk with libzstd ("chunks"), version 6 files in place from
+# libtracecmd's pages ("pages"); the same JSON findings on every bundled
+# trace (examples/, and ../shared/traces when present) and on each example
+# converted to version 6; the report text of a real trace gives the file's
+# findings; and a trace whose timestamps libtracecmd converts (recorded here
+# with trace-cmd record --date) is read through records by itself.
 . "$(dirname "$0")/tap.sh"
 traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
 hold_cpu_lock
 
-# same_findings FILE TOPOLOGY: both readers, JSON identical but for the reader
+# same_findings FILE TOPOLOGY READER: the default reader is READER, and its
+# JSON is the reference's but for the reader's name
 same_findings() {
 	local name
 	name=$(basename "$1" .dat)
-	"$coreaudit" audit -t "$2" --unknown-cookie zero --json "$1" > "$tap_tmp/pages.json" 2> /dev/null
+	"$coreaudit" audit -t "$2" --unknown-cookie zero --json "$1" > "$tap_tmp/default.json" 2> /dev/null
 	"$coreaudit" audit -t "$2" --unknown-cookie zero --json --reader records "$1" \
 		> "$tap_tmp/records.json" 2> /dev/null
-	check "$name: the page reader read it in place" \
-		grep -q '"reader": "pages"' "$tap_tmp/pages.json"
-	sed -i 's/"reader": "records"/"reader": "pages"/' "$tap_tmp/records.json"
-	check "$name: same findings from both readers ($(wc -c < "$tap_tmp/pages.json") bytes of JSON)" \
-		cmp -s "$tap_tmp/pages.json" "$tap_tmp/records.json"
+	check "$name: read by the $3 reader" grep -q "\"reader\": \"$3\"" "$tap_tmp/default.json"
+	sed -i "s/\"reader\": \"records\"/\"reader\": \"$3\"/" "$tap_tmp/records.json"
+	check "$name: the $3 reader's findings are the reference's ($(wc -c < "$tap_tmp/default.json") bytes of JSON)" \
+		cmp -s "$tap_tmp/default.json" "$tap_tmp/records.json"
+}
+
+# same_findings_v6 FILE TOPOLOGY: the same, on FILE converted to version 6
+same_findings_v6() {
+	local v6
+	v6="$tap_tmp/$(basename "$1" .dat)-v6.dat"
+	trace-cmd convert --file-version 6 --compression none -i "$1" -o "$v6" > /dev/null 2>&1
+	same_findings "$v6" "$2" pages
 }
 
 for f in "$top_srcdir"/examples/*.dat; do
-	same_findings "$f" 0,1
+	same_findings "$f" 0,1 chunks
 done
 if [ -f "$traces/d-cookies.dat" ]; then
 	for name in d-cookies d-prctl d-mixed d-nocookies; do
-		same_findings "$traces/$name.dat" 0,1
+		same_findings "$traces/$name.dat" 0,1 chunks
 	done
-	same_findings "$traces/d-smt4.dat" 0-3
+	same_findings "$traces/d-smt4.dat" 0-3 chunks
 else
 	skip "no real traces at $traces (set COREAUDIT_TRACES)"
 fi
 
 command -v trace-cmd > /dev/null || { skip "trace-cmd is not installed"; exit 0; }
+for f in "$top_srcdir"/examples/*.dat; do
+	same_findings_v6 "$f" 0,1
+done
 
 # The text `trace-cmd report` prints of a real trace: the same findings as the
 # file, but for timestamps rounded to microseconds.
