@@ -60,7 +60,8 @@ void ca_cmd_audit_usage(void)
 	       "      --top N               rows in the longest-window and per-task tables\n"
 	       "                            (default %d)\n"
 	       "      --reader records      read a trace.dat one libtracecmd record per event,\n"
-	       "                            the slower reference for the default in-place reader\n"
+	       "                            the slower reference for the default readers (zstd\n"
+	       "                            files chunk by chunk, others in place from pages)\n"
 	       "  -h, --help                this text\n\n"
 	       "DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\").\n"
 	       "exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
@@ -139,7 +140,7 @@ static int parse_option(int opt, const char *arg, struct ca_audit_options *opts,
 		else if (!strcmp(arg, "pages"))
 			opts->use_record_reader = false;
 		else
-			return bad_value("--reader", arg, "'pages' (the default) or 'records'");
+			return bad_value("--reader", arg, "'records' (or 'pages': the default)");
 		return 0;
 	case 'n':
 		*top = (int)strtol(arg, &end, 10);

@@ -16,8 +16,9 @@ hold_cpu_lock
 same_findings() {
 	local name
 	name=$(basename "$1" .dat)
-	"$coreaudit" audit -t "$2" --unknown-cookie zero --json "$1" > "$tap_tmp/default.json" 2> /dev/null
-	"$coreaudit" audit -t "$2" --unknown-cookie zero --json --reader records "$1" \
+	"${leaky[@]}" "$coreaudit" audit -t "$2" --unknown-cookie zero --json "$1" \
+		> "$tap_tmp/default.json" 2> /dev/null
+	"${leaky[@]}" "$coreaudit" audit -t "$2" --unknown-cookie zero --json --reader records "$1" \
 		> "$tap_tmp/records.json" 2> /dev/null
 	check "$name: read by the $3 reader" grep -q "\"reader\": \"$3\"" "$tap_tmp/default.json"
 	sed -i "s/\"reader\": \"records\"/\"reader\": \"$3\"/" "$tap_tmp/records.json"
@@ -25,13 +26,17 @@ same_findings() {
 		cmp -s "$tap_tmp/default.json" "$tap_tmp/records.json"
 }
 
-# same_findings_v6 FILE TOPOLOGY: the same, on FILE converted to version 6
+# same_findings_v6 FILE TOPOLOGY: the same, on FILE converted to version 6.
+# libtracecmd 1.3.1 leaks 5 bytes (an sscanf %ms in tracecmd_parse_trace_clock,
+# valgrind shows it in the bare read loop too) opening what trace-cmd convert
+# writes: leak detection off for these runs only.
 same_findings_v6() {
-	local v6
+	local v6 leaky=(env ASAN_OPTIONS=detect_leaks=0)
 	v6="$tap_tmp/$(basename "$1" .dat)-v6.dat"
 	trace-cmd convert --file-version 6 --compression none -i "$1" -o "$v6" > /dev/null 2>&1
 	same_findings "$v6" "$2" pages
 }
+leaky=(env)
 
 for f in "$top_srcdir"/examples/*.dat; do
 	same_findings "$f" 0,1 chunks
