@@ -238,7 +238,22 @@ static int find_buffer(struct ca_zchunks *z, uint64_t offset)
 	return -ENOTSUP;		/* no top buffer: a latency trace */
 }
 
-/* Decompress @c's next chunk; false at the end of its data. */
+/* Grow *@buf to hold @need bytes. */
+static int reserve(unsigned char **buf, size_t *capacity, size_t need)
+{
+	unsigned char *grown;
+
+	if (need <= *capacity)
+		return 0;
+	grown = realloc(*buf, need);
+	if (!grown)
+		return -ENOMEM;
+	*buf = grown;
+	*capacity = need;
+	return 0;
+}
+
+/* Decompress @c's next chunk; *@has_chunk false at the end of its data. */
 static int next_chunk(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 {
 	unsigned char head[8];
@@ -256,22 +271,8 @@ static int next_chunk(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 	if (csize > MAX_CHUNK || usize > MAX_CHUNK || !usize || usize % z->page_size ||
 	    c->next + 8 + csize > c->end)
 		return fail(z, "CPU %d: bad chunk at %llu", c->cpu, (unsigned long long)c->next);
-	if (csize > z->zbuf_size) {
-		unsigned char *buf = realloc(z->zbuf, csize);
-
-		if (!buf)
-			return -ENOMEM;
-		z->zbuf = buf;
-		z->zbuf_size = csize;
-	}
-	if (usize > c->chunk_capacity) {
-		unsigned char *buf = realloc(c->chunk, usize);
-
-		if (!buf)
-			return -ENOMEM;
-		c->chunk = buf;
-		c->chunk_capacity = usize;
-	}
+	if (reserve(&z->zbuf, &z->zbuf_size, csize) || reserve(&c->chunk, &c->chunk_capacity, usize))
+		return -ENOMEM;
 	if (read_at(z, c->next + 8, z->zbuf, csize))
 		return fail(z, "CPU %d: chunk at %llu is truncated", c->cpu,
 			    (unsigned long long)c->next);
