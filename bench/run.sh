@@ -24,14 +24,16 @@ trap 'rm -rf "$work"' EXIT
 gcc -O2 -o "$work/readloop" "$here/readloop.c" $(pkg-config --cflags --libs libtracecmd)
 
 record() {	# record OUT SECONDS
-	local tracefs=/sys/kernel/tracing on fn
+	local tracefs=/sys/kernel/tracing on fn size
 	on=$(cat $tracefs/tracing_on); fn=$(cat $tracefs/options/function-trace)
+	size=$(sed 's/ .*//' $tracefs/buffer_size_kb)	# -b leaves its size behind
 	trace-cmd record -d --no-filter -C mono -b 65536 -o "$1" \
 		-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_wakeup_new \
 		-e sched:sched_migrate_task -e power:cpu_idle \
 		sh -c "echo 'coreaudit-topology 0,1' > $tracefs/trace_marker; stress-ng --switch 2 --timeout $2 -q" \
 		> /dev/null 2>&1 || true
 	echo "$on" > $tracefs/tracing_on; echo "$fn" > $tracefs/options/function-trace
+	echo "$size" > $tracefs/buffer_size_kb
 }
 
 trace=${1:-}

@@ -89,12 +89,14 @@ check "a --date trace: events were read ($events)" test "$events" -gt 10
 # be the reference's.  Whether the recorder falls behind is up to the
 # machine: when it did not, the test says so instead of claiming drops.
 command -v stress-ng > /dev/null || { skip "stress-ng is not installed"; exit 0; }
+size=$(sed 's/ .*//' $tracefs/buffer_size_kb)	# trace-cmd record -b leaves its size behind
 trace-cmd record -d --no-filter -C mono -b 4 -o "$tap_tmp/lossy.dat" \
 	-e sched:sched_switch -e sched:sched_wakeup \
 	sh -c "echo 'coreaudit-topology 0,1' > $tracefs/trace_marker; stress-ng --switch 4 --timeout 1 -q" \
 	> /dev/null 2>&1
 echo "$on" > $tracefs/tracing_on
 echo "$fn" > $tracefs/options/function-trace
+echo "$size" > $tracefs/buffer_size_kb
 same_findings "$tap_tmp/lossy.dat" 0,1 chunks
 lost=$(json_get "d['trace']['lost_events']" < "$tap_tmp/default.json")
 if [ "$lost" -gt 0 ]; then
