@@ -27,15 +27,22 @@ same_findings() {
 		cmp -s "$tap_tmp/default.json" "$tap_tmp/records.json"
 }
 
+# same_findings_leaky FILE TOPOLOGY READER: same_findings, leak detection off
+same_findings_leaky() {
+	local leaky=(env ASAN_OPTIONS=detect_leaks=0)
+
+	same_findings "$@"
+}
+
 # same_findings_v6 FILE TOPOLOGY: the same, on FILE converted to version 6.
 # libtracecmd 1.3.1 leaks 5 bytes (an sscanf %ms in tracecmd_parse_trace_clock,
 # valgrind shows it in the bare read loop too) opening what trace-cmd convert
 # writes: leak detection off for these runs only.
 same_findings_v6() {
-	local v6 leaky=(env ASAN_OPTIONS=detect_leaks=0)
-	v6="$tap_tmp/$(basename "$1" .dat)-v6.dat"
+	local v6="$tap_tmp/$(basename "$1" .dat)-v6.dat"
+
 	trace-cmd convert --file-version 6 --compression none -i "$1" -o "$v6" > /dev/null 2>&1
-	same_findings "$v6" "$2" pages
+	same_findings_leaky "$v6" "$2" pages
 }
 leaky=(env)
 
@@ -102,7 +109,9 @@ echo "$size" > $tracefs/buffer_size_kb
 echo "$clock" > $tracefs/trace_clock
 echo "$on" > $tracefs/tracing_on
 echo "$fn" > $tracefs/options/function-trace
-same_findings "$tap_tmp/lossy.dat" 0,1 chunks
+# libtraceevent leaks 2 bytes (a strdup while parsing what trace-cmd extract
+# writes; valgrind shows it in the bare read loop too): leak detection off.
+same_findings_leaky "$tap_tmp/lossy.dat" 0,1 chunks
 lost=$(json_get "d['trace']['lost_events']" < "$tap_tmp/default.json")
 check "lossy: the overwritten buffer lost events ($lost), counted alike by both readers" \
 	test "$lost" -gt 0
