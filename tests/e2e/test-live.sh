@@ -42,11 +42,15 @@ expect_exit 1 "audit fails: A and B share core 0,1" \
 cp "$tap_tmp/out" "$tap_tmp/live.json"
 json_get "d['verdict'], d['reasons'], d['trace']['missed_switches'], d['trace']['events']" \
 	< "$tap_tmp/live.json" | sed 's/^/# /'
-# Violation time between the two workload tasks: both spin for 1 s side by side.
+# Violation time between the two workload tasks: both spin for 1 s side by
+# side, but how long they really share the two CPUs depends on what else runs:
+# 350-450 ms on a quiet machine, 95 ms once under make distcheck's load (and
+# this kernel's dropped idle-exit switches turn some of it into unknown time).
+# A tool that missed the violations would find none.
 ab_ns=$(json_get "sum(w['end_ns'] - w['start_ns'] for w in d['windows']['list']
 	if w['kind'] == 'violation' and sorted(t['pid'] for t in w['tasks']) ==
 	sorted([$pid_a, $pid_b]))" < "$tap_tmp/live.json")
-check "A beside B: violation windows total $ab_ns ns (over 200 ms)" test "${ab_ns:-0}" -gt 200000000
+check "A beside B: violation windows total $ab_ns ns (over 50 ms)" test "${ab_ns:-0}" -gt 50000000
 check "the A|B violations carry tags A and B" test \
 	"$(json_get "sorted({t['tag'] for w in d['windows']['list'] for t in w['tasks']
 	if w['kind'] == 'violation' and {x['pid'] for x in w['tasks']} == {$pid_a, $pid_b}})" \
