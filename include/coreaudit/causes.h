@@ -64,15 +64,6 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 				    int cpu_a, int cpu_b);
 
 /**
- * ca_causes_stalled() - of [@from, @now), the part inside a silence of @cpu
- *                       that ends at @now (longer than 1.5 tick periods: a
- *                       vCPU the host had stopped); call before tracking the
- *                       event at @now
- * Return: nanoseconds, 0 when there is no such silence or no known tick period.
- */
-uint64_t ca_causes_stalled(const struct ca_causes *causes, int cpu, uint64_t from, uint64_t now);
-
-/**
  * ca_causes_classify() - the cause of a window of @length that @leaving had to
  *                        leave: IPI, local wakeup, its tick (refuted by its next
  *                        tick), a stalled vCPU (it ran less than @grace_ns), else
@@ -82,8 +73,23 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 					const struct ca_leaving *leaving, uint64_t length,
 					uint64_t grace_ns);
 
-/** ca_causes_is_explained() - true for a cause that is a request the kernel made */
-bool ca_causes_is_explained(enum ca_window_cause cause);
+/**
+ * ca_causes_add_stalled() - add to @leaving what of [@from, @now) lay in a
+ *                           silence of its CPU ending at @now: longer than 1.5
+ *                           tick periods, a vCPU the host had stopped; call
+ *                           before tracking the event at @now
+ */
+void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *leaving,
+			   uint64_t from, uint64_t now);
+
+/**
+ * ca_causes_is_violation() - a window of @cause and @length fails: one the
+ *                            kernel explained (a pending request, a stopped
+ *                            vCPU) only over @max_transition_ns (0: never), any
+ *                            other (unexplained, unknown) at @grace_ns or more
+ */
+bool ca_causes_is_violation(enum ca_window_cause cause, uint64_t length, uint64_t grace_ns,
+			    uint64_t max_transition_ns);
 
 const char *ca_window_cause_name(enum ca_window_cause cause);
 

@@ -29,9 +29,17 @@ const char *ca_window_cause_name(enum ca_window_cause cause)
 	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
 }
 
-bool ca_causes_is_explained(enum ca_window_cause cause)
+static bool is_explained(enum ca_window_cause cause)
 {
 	return cause != CA_CAUSE_UNEXPLAINED && cause != CA_CAUSE_UNKNOWN;
+}
+
+bool ca_causes_is_violation(enum ca_window_cause cause, uint64_t length, uint64_t grace_ns,
+			    uint64_t max_transition_ns)
+{
+	if (is_explained(cause))
+		return max_transition_ns && length > max_transition_ns;
+	return length >= grace_ns;
 }
 
 static void count_tick_interval(struct ca_causes *causes, uint64_t interval)
@@ -107,13 +115,20 @@ static uint64_t tick_period(const struct ca_causes *causes)
 }
 
 /* A running CPU shows an event at least every tick; a longer silence is a stopped vCPU. */
-uint64_t ca_causes_stalled(const struct ca_causes *causes, int cpu, uint64_t from, uint64_t now)
+static uint64_t stalled(const struct ca_causes *causes, int cpu, uint64_t from, uint64_t now)
 {
 	uint64_t period = tick_period(causes), last = causes->cpus[cpu].last_event;
 
 	if (!period || !last || now - last <= period + period / 2)
 		return 0;
 	return now > from && last < now ? now - (last > from ? last : from) : 0;
+}
+
+void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *leaving,
+			   uint64_t from, uint64_t now)
+{
+	if (leaving->cpu >= 0)
+		leaving->stalled_ns += stalled(causes, leaving->cpu, from, now);
 }
 
 enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,

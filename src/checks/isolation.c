@@ -72,8 +72,8 @@ static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
 			struct ca_segment *seg = &iso->segments[core][i][j];
 
 			if (seg->is_open && seg->leaving.cpu == ev->cpu)
-				seg->leaving.stalled_ns += ca_causes_stalled(&iso->causes, ev->cpu,
-									     seg->start, ev->ts);
+				ca_causes_add_stalled(&iso->causes, &seg->leaving, seg->start,
+						      ev->ts);
 		}
 	}
 }
@@ -224,18 +224,15 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	uint64_t length = window->end - window->start;
 	int ret;
 
-	bool is_explained = ca_causes_is_explained(window->cause);
-
 	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known) {
 		window->kind = CA_WINDOW_UNKNOWN;
 		window->cause = CA_CAUSE_UNKNOWN;	/* not judged, so no cause either */
-	} else if (is_explained)
-		window->kind = iso->max_transition_ns && length > iso->max_transition_ns ?
-			       CA_WINDOW_VIOLATION : CA_WINDOW_SKEW;
-	else if (length >= iso->grace_ns)
+	} else if (ca_causes_is_violation(window->cause, length, iso->grace_ns,
+					  iso->max_transition_ns)) {
 		window->kind = CA_WINDOW_VIOLATION;
-	else
+	} else {
 		window->kind = CA_WINDOW_SKEW;
+	}
 	if (window->kind != CA_WINDOW_UNKNOWN &&
 	    ca_durations_add(&iso->by_cause[window->cause], length))
 		iso->base.error = -ENOMEM;
@@ -362,9 +359,8 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	};
 
 	seg->is_open = false;
-	if (seg->leaving.cpu >= 0)	/* its silence up to now, if it is one */
-		seg->leaving.stalled_ns += ca_causes_stalled(&iso->causes, seg->leaving.cpu,
-							     seg->start, ts);
+	/* The leaving CPU's silence up to now, if it is one. */
+	ca_causes_add_stalled(&iso->causes, &seg->leaving, seg->start, ts);
 	window.cause = classify_cause(iso, &seg->leaving, ts > seg->start ? ts - seg->start : 0);
 	if (ts <= seg->start)
 		return;

@@ -170,15 +170,6 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
-/* A violation: by cause when the trace tells causes, else by the grace alone. */
-static bool is_violation(const struct ca_policy *policy, enum ca_window_cause cause,
-			 uint64_t length)
-{
-	if (policy->has_causes && ca_causes_is_explained(cause))
-		return policy->max_transition_ns && length > policy->max_transition_ns;
-	return length >= policy->grace_ns;
-}
-
 static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
 			 uint64_t ts)
 {
@@ -190,16 +181,15 @@ static void close_window(struct ca_policy *policy, struct ca_policy_result *res,
 	res->is_together[core] = false;
 	if (ts <= w.start)
 		return;
-	if (policy->has_causes) {
-		if (leaving->cpu >= 0)	/* its silence up to now, if it is one */
-			leaving->stalled_ns += ca_causes_stalled(&policy->causes, leaving->cpu,
-								 w.start, ts);
+	if (policy->has_causes) {	/* else unknown: the grace alone decides */
+		ca_causes_add_stalled(&policy->causes, leaving, w.start, ts);
 		w.cause = ca_causes_classify(&policy->causes, leaving, ts - w.start,
 					     policy->grace_ns);
 	}
 	if (ca_durations_add(&res->windows, ts - w.start))
 		policy->base.error = -ENOMEM;
-	if (is_violation(policy, w.cause, ts - w.start))
+	if (ca_causes_is_violation(w.cause, ts - w.start, policy->grace_ns,
+				   policy->max_transition_ns))
 		res->violations++;
 	keep_worst(res, &w);
 }
@@ -283,8 +273,8 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 		struct ca_policy_result *res = &policy->results[r];
 
 		if (res->is_together[core] && res->leaving[core].cpu == ev->cpu)
-			res->leaving[core].stalled_ns +=
-				ca_causes_stalled(&policy->causes, ev->cpu, res->since[core], ev->ts);
+			ca_causes_add_stalled(&policy->causes, &res->leaving[core],
+					      res->since[core], ev->ts);
 	}
 	ca_causes_track(&policy->causes, ev);
 }

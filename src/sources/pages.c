@@ -48,7 +48,7 @@ struct ca_pages {
 	struct cursor cursors[];
 };
 
-static struct kbuffer *kbuffer_for(struct tep_handle *tep)
+struct kbuffer *ca_kbuffer_for(struct tep_handle *tep)
 {
 	enum kbuffer_long_size long_size = tep_get_header_page_size(tep) == 8 ?
 					   KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
@@ -96,7 +96,7 @@ static void adopt(struct ca_pages *pages, struct cursor *c, struct tep_record *r
 	c->is_at_page_rec = true;
 }
 
-/* libtracecmd's reader is past the page's last event: read on from the next page. */
+/* libtracecmd's reader is past the cursor's event: take the record it reads next. */
 static void next_page(struct ca_pages *pages, struct cursor *c)
 {
 	tracecmd_free_record(c->page_rec);
@@ -109,8 +109,7 @@ static void advance(struct ca_pages *pages, struct cursor *c)
 	void *data;
 
 	if (pages->is_record_mode) {
-		tracecmd_free_record(c->page_rec);
-		adopt(pages, c, tracecmd_read_data(pages->handle, c->cpu));
+		next_page(pages, c);	/* each record is a "page" of its own */
 		return;
 	}
 	/* After page_rec, the next event is read where it is; then each call moves on. */
@@ -137,7 +136,7 @@ struct ca_pages *ca_pages_open(struct tracecmd_input *handle, int cpu_count)
 	if (!pages)
 		return NULL;
 	pages->handle = handle;
-	pages->probe = kbuffer_for(tracecmd_get_tep(handle));
+	pages->probe = ca_kbuffer_for(tracecmd_get_tep(handle));
 	if (!pages->probe) {
 		free(pages);
 		return NULL;

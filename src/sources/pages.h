@@ -11,6 +11,14 @@
 
 struct ca_pages;
 
+/**
+ * ca_kbuffer_for() - a kbuffer for @tep's pages: the kernel's long size (of
+ *                    the page header, not the file header's user-space one)
+ *                    and the file's byte order
+ * Return: the kbuffer, or NULL when out of memory.
+ */
+struct kbuffer *ca_kbuffer_for(struct tep_handle *tep);
+
 /* Return 0 to go on, non-zero to stop (the value is passed back). */
 typedef int (*ca_pages_fn)(void *ctx, struct tep_record *event);
 

@@ -1,10 +1,11 @@
 /*
  * tracedat.c - trace-cmd trace.dat files through libtracecmd.
  *
- * Two readers give the same events in the same order: pages.c, read in place
- * from libtracecmd's pages (the default), and one libtracecmd record per
- * event from tracecmd_read_next_data(), the reference (--reader records).
- * decode.c turns either into coreaudit events.
+ * Three readers give the same events in the same order: zchunks.c, version
+ * 7 zstd files chunk by chunk; pages.c, any other file in place from
+ * libtracecmd's pages; and one libtracecmd record per event from
+ * tracecmd_read_next_data(), the reference (--reader records).  decode.c
+ * turns each into coreaudit events.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,15 +71,13 @@ static int read_chunks(struct emit_ctx *emit)
 
 	if (ret == -ENOTSUP)
 		return 1;
+	if (!ret) {
+		source->info.reader = "chunks";
+		ret = ca_zchunks_read(z, emit_record, emit);
+		ca_zchunks_close(z);
+	}
 	if (ret == -EINVAL && why[0])
 		snprintf(source->error, sizeof(source->error), "%s: corrupt: %s", source->path, why);
-	if (ret)
-		return ret;
-	source->info.reader = "chunks";
-	ret = ca_zchunks_read(z, emit_record, emit);
-	if (ret == -EINVAL && why[0])
-		snprintf(source->error, sizeof(source->error), "%s: corrupt: %s", source->path, why);
-	ca_zchunks_close(z);
 	return ret;
 }
 

@@ -55,7 +55,8 @@ struct zcpu {
 struct ca_zchunks {
 	int fd;
 	int page_size;
-	int long_size;
+	int long_size;			/* the kernel's, as its page headers hold it */
+	struct tep_handle *tep;
 	ZSTD_DCtx *dctx;
 	unsigned char *zbuf;		/* compressed bytes of one chunk */
 	size_t zbuf_size;
@@ -109,9 +110,8 @@ static int read_header(struct ca_zchunks *z, uint64_t *options)
 	if (read_at(z, 0, head, sizeof(head)) || memcmp(head + 3, "tracing", 7) ||
 	    memcmp(head + 10, "7", 2))
 		return -ENOTSUP;
-	if (head[12] != 0 || (head[13] != 4 && head[13] != 8))
+	if (head[12] != 0)
 		return -ENOTSUP;	/* big endian: libtracecmd swaps for us */
-	z->long_size = head[13];
 	z->page_size = (int)le32(head + 14);
 	at = 18;
 	if (memcmp(head + at, "zstd", 5))
@@ -361,8 +361,7 @@ static int start_cpu(struct ca_zchunks *z, struct zcpu *c)
 {
 	unsigned char count[4];
 
-	c->kbuf = kbuffer_alloc(z->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				KBUFFER_ENDIAN_LITTLE);
+	c->kbuf = ca_kbuffer_for(z->tep);
 	if (!c->kbuf)
 		return -ENOMEM;
 	if (c->next + 4 > c->end || read_at(z, c->next, count, 4))
@@ -409,6 +408,8 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, struct tracecmd_i
 		ca_zchunks_close(z);
 		return -ENOTSUP;
 	}
+	z->tep = tracecmd_get_tep(handle);
+	z->long_size = tep_get_header_page_size(z->tep) == 8 ? 8 : 4;
 	ret = read_header(z, &options);
 	if (!ret)
 		ret = find_buffer(z, options);
