@@ -9,7 +9,7 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,out,etc}
 cp /bin/busybox "$root/bin/busybox"
-file /bin/busybox | grep -q 'statically linked' ||
+! readelf -l /bin/busybox | grep -q INTERP ||
 	{ echo "build-initramfs: /bin/busybox is not static (apt-get install busybox-static)" >&2; exit 3; }
 gcc -static -O2 -o "$root/bin/workload" "$here/../workload/workload.c"
 trace_cmd=$(command -v trace-cmd)

@@ -7,7 +7,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 results=${COREAUDIT_VM_RESULTS:-$top_builddir/vm-results}
 compare="$top_srcdir/tests/e2e/compare-forceidle.py"
-seconds=${COREAUDIT_VM_SECONDS:-4}
+# 8 s workloads: the emulator stalls a vCPU for 5-13 ms a few times a run,
+# and the kernel's charge during a stall follows no event; over 8 s that stays
+# well inside the 2% bound (README, The real-kernel harness).
+seconds=${COREAUDIT_VM_SECONDS:-8}
 
 for tool in qemu-system-x86_64 trace-cmd gcc cpio; do
 	command -v $tool > /dev/null || { skip "$tool is not installed"; exit 0; }
@@ -118,7 +121,7 @@ json_get "d['rules']['relations'][0]['windows']" < "$tap_tmp/realtime.json" | se
 # 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET)
 # and with the cookie probe: the guest records both; the probe's lines are
 # dropped from the report text to audit by prctl alone.
-run prctl both smt2 A:1:60:1:o,B:1:80:1:o
+run prctl both smt2 A:1:70:1:o,B:1:70:1:o
 trace-cmd report -i "$results/prctl/trace.dat" > "$tap_tmp/prctl-probe.txt" 2> /dev/null
 grep -v ' cs_switch: ' "$tap_tmp/prctl-probe.txt" > "$tap_tmp/prctl.txt"
 for source in prctl-probe prctl; do
@@ -155,4 +158,16 @@ check "record: the audit's verdict is the recording's own" grep -q \
 	"verdict while recording: $(json_get "d['verdict']" < "$tap_tmp/record.json")" \
 	"$results/record/record.err"
 check_forced_idle record 2
+
+# 7. coreaudit monitor, live inside the guest during the workload of 1: it
+# creates the cookie probe on this kernel and holds the same bounds.
+run monitor monitor smt2 A:1:70:1:o,B:1:70:1:o
+cp "$results/monitor/monitor.json" "$tap_tmp/monitor.json" 2> /dev/null
+sed 's/^/# guest: /' "$results/monitor/record.err" 2> /dev/null | head -3
+check "monitor: passes live on the core-scheduling kernel (exit 0)" \
+	grep -q 'monitor exited 0' "$results/monitor/record.err"
+check "monitor: cookies from the probe it created" test \
+	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/monitor.json")" = probe
+check "monitor: no unexplained window of 200 us or more" test "$(unexplained monitor)" = 0
+check_forced_idle monitor 2
 exit 0

@@ -5,9 +5,13 @@
 # console.log in OUTDIR.  VARIANT: probe | prctl | both.  SMP: smt2 (1 core x 2
 # threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
 # workload takes them, comma-separated.  VARIANT record: the guest records
-# with `coreaudit record` (the initramfs must hold it: COREAUDIT_BIN).
+# with `coreaudit record`; monitor: it runs `coreaudit monitor` during the
+# workload and leaves monitor.json (both need coreaudit in the initramfs:
+# COREAUDIT_BIN).
 # COREAUDIT_VM_WORKLOAD_OPTS: more workload options, e.g. "-s 20" (samples of
-# the kernel's forced idle every 20 ms, as markers).
+# the kernel's forced idle every 20 ms, as markers).  COREAUDIT_VM_CHARGES=1:
+# also record every forced-idle charge the kernel makes (an fprobe on
+# __account_forceidle_time: pid, delta), to find where a model goes wrong.
 set -euo pipefail
 kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
 case $smp in
@@ -16,16 +20,18 @@ smt4) smp_spec=4,sockets=1,cores=1,threads=4 ;;
 *) echo "run-vm: SMP is smt2 or smt4" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
-rm -f "$out/trace.dat" "$out/tasks.txt"
+rm -f "$out/trace.dat" "$out/monitor.json" "$out/tasks.txt"
+result=trace.dat
+[ "$variant" = monitor ] && result=monitor.json
 timeout "${COREAUDIT_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu qemu64,+topoext -smp "$smp_spec" -m 1024 \
 	-kernel "$kernel" -initrd "$initramfs" \
-	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds coreaudit.wopts=$(echo "${COREAUDIT_VM_WORKLOAD_OPTS:-}" | tr ' ' ,)" \
+	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds coreaudit.charges=${COREAUDIT_VM_CHARGES:-0} coreaudit.wopts=$(echo "${COREAUDIT_VM_WORKLOAD_OPTS:-}" | tr ' ' ,)" \
 	-device virtio-rng-pci \
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,id=out" \
 	-nographic -no-reboot -monitor none < /dev/null > "$out/console.log" 2>&1 || true
-if [ ! -s "$out/trace.dat" ]; then
-	echo "run-vm: no trace from the guest; console:" >&2
+if [ ! -s "$out/$result" ]; then
+	echo "run-vm: no $result from the guest; console:" >&2
 	tail -20 "$out/console.log" >&2
 	exit 3
 fi

@@ -8,7 +8,7 @@
  * Each group is one process.  With COOKIE 1 it creates a core-scheduling
  * cookie for its thread group (prctl PR_SCHED_CORE_CREATE) before forking
  * TASKS-1 children, which inherit it.  It writes "coreaudit-tag pid=P tag=NAME"
- * to the marker file.  Every task spins in 2 ms slices, sleeping to keep its
+ * to the marker file.  Once every group is set up, every task spins in 2 ms slices, sleeping to keep its
  * duty cycle; POLICY f runs it SCHED_FIFO priority 10, o SCHED_OTHER; CPU pins
  * the group.  At exit each task prints its kernel figures from
  * /proc/self/sched: "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
@@ -173,8 +173,28 @@ static void set_policy(const struct group *g)
 	}
 }
 
-static int run_group(const struct group *g, const char *marker, unsigned long long until)
+/*
+ * Tell the parent this group is set up (policy, cookie, tag), then block until
+ * every group is: no task spins while a cookie is still being created, so the
+ * run starts from settled cookies (during PR_SCHED_CORE_CREATE the kernel
+ * selects without leaving an event; README, Accuracy).
+ */
+static void wait_for_start(int ready_fd, int go_fd)
 {
+	char byte = 1;
+
+	if (write(ready_fd, &byte, 1) != 1)
+		perror("workload: ready");
+	close(ready_fd);
+	while (read(go_fd, &byte, 1) < 0 && errno == EINTR)
+		;
+	close(go_fd);
+}
+
+static int run_group(const struct group *g, const char *marker, double seconds, int ready_fd,
+		     int go_fd)
+{
+	unsigned long long until;
 	char text[96];
 
 	set_policy(g);
@@ -183,6 +203,8 @@ static int run_group(const struct group *g, const char *marker, unsigned long lo
 			strerror(errno));
 	snprintf(text, sizeof(text), "coreaudit-tag pid=%d tag=%s\n", getpid(), g->name);
 	write_marker(marker, text);
+	wait_for_start(ready_fd, go_fd);
+	until = now_ns() + (unsigned long long)(seconds * 1e9);
 	for (int i = 1; i < g->tasks; i++) {
 		if (fork() == 0) {
 			run_duty_cycle(g, until);
@@ -202,8 +224,8 @@ int main(int argc, char **argv)
 	struct group groups[MAX_GROUPS];
 	const char *marker = "/sys/kernel/tracing/trace_marker";
 	double seconds = 4;
-	int count = 0, opt;
-	unsigned long long until;
+	int count = 0, opt, ready[2], go[2];
+	char byte;
 
 	while ((opt = getopt(argc, argv, "d:m:s:")) != -1) {
 		if (opt == 'd')
@@ -224,10 +246,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	marker_path = marker;
-	until = now_ns() + (unsigned long long)(seconds * 1e9);
-	for (int i = 0; i < count; i++)
-		if (fork() == 0)
-			_exit(run_group(&groups[i], marker, until));
+	if (pipe(ready) || pipe(go)) {
+		perror("workload: pipe");
+		return 1;
+	}
+	for (int i = 0; i < count; i++) {
+		if (fork() == 0) {
+			close(ready[0]);
+			close(go[1]);
+			_exit(run_group(&groups[i], marker, seconds, ready[1], go[0]));
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (int i = 0; i < count; i++)	/* every group set up */
+		if (read(ready[0], &byte, 1) != 1)
+			break;
+	close(go[1]);			/* go */
 	while (wait(NULL) > 0)
 		;
 	return 0;
