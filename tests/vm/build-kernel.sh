@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-kernel.sh - build the harness kernel: Debian's linux-source-6.12 with
 # tinyconfig + config.fragment.  Cached outside the source tree, keyed by the
-# fragment's hash and the source version: prints the bzImage path.
+# fragment's hash and the source version (bzImage, .config and System.map;
+# the source tree is removed after the build): prints the bzImage path.
 #   COREAUDIT_VM_CACHE  cache directory (default /var/cache/coreaudit-vm)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +16,11 @@ if [ -f "$out/bzImage" ]; then echo "$out/bzImage"; exit 0; fi
 
 mkdir -p "$out"
 src=$out/src
+free_kb=$(df -Pk "$out" | awk 'NR == 2 { print $4 }')
+if [ "$free_kb" -lt 3500000 ]; then
+	echo "build-kernel: $out has $((free_kb / 1024)) MB free; the build needs 3.5 GB" >&2
+	exit 3
+fi
 if [ ! -d "$src" ]; then
 	echo "build-kernel: extracting $tarball" >&2
 	mkdir -p "$src.tmp"
@@ -39,5 +45,8 @@ if [ -n "$missing" ]; then
 fi
 echo "build-kernel: building bzImage (about 8 minutes on 2 cores)" >&2
 make -s -j"$(nproc)" bzImage > "$out/build.log" 2>&1 || { tail -30 "$out/build.log" >&2; exit 3; }
+cp .config System.map "$out/"
 cp arch/x86/boot/bzImage "$out/bzImage"
+# The tree is 2.6 GB once built; the kernel, its config and symbols are kept.
+cd "$out" && rm -rf "$src"
 echo "$out/bzImage"

@@ -100,17 +100,6 @@ check "smt4: passes (exit $code)" test "$code" = 0
 check "smt4: no unexplained window of 200 us or more" test "$(unexplained smt4)" = 0
 check_forced_idle smt4 2
 
-# Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two
-# host cores): switch events lag the kernel's picks by up to milliseconds and
-# forced idle misses by 4-17% (README, Accuracy).  Shown, not held: COREAUDIT_VM_OVERCOMMIT=1.
-if [ -n "${COREAUDIT_VM_OVERCOMMIT:-}" ]; then
-	run smt4-overcommit probe smt4 A:2:60:1:o,B:2:60:1:o
-	audit smt4-overcommit --unknown-cookie zero
-	show_windows smt4-overcommit
-	python3 "$compare" "$tap_tmp/smt4-overcommit.json" "$results/smt4-overcommit/tasks.txt" |
-		sed 's/^/# smt4-overcommit forced idle: pid group kernel ours error%: /'
-fi
-
 # Rules: a SCHED_FIFO group with a cookie of its own is alone on its core.
 run realtime probe smt2 A:1:50:1:o,R:1:40:1:f
 printf 'tag R marker R\nexclusive R\n' > "$tap_tmp/rt.rules"
@@ -170,4 +159,26 @@ check "monitor: cookies from the probe it created" test \
 	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/monitor.json")" = probe
 check "monitor: no unexplained window of 200 us or more" test "$(unexplained monitor)" = 0
 check_forced_idle monitor 2
+
+# Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
+# trace cannot follow to 2% on this emulator (README, The real-kernel harness).
+# Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two
+# host cores): switch events lag the kernel's picks by up to milliseconds.
+# A 60%/80% pair gives B short forced-idle periods, so a stalled vCPU or the
+# tens of microseconds between the kernel's clock read and the events weigh
+# more.
+show_forced_idle() {	# NAME
+	python3 "$compare" "$tap_tmp/$1.json" "$results/$1/tasks.txt" |
+		sed "s/^/# $1 forced idle: pid group kernel ours error%: /"
+}
+if [ -n "${COREAUDIT_VM_EXTRA:-}" ]; then
+	run smt4-overcommit probe smt4 A:2:60:1:o,B:2:60:1:o
+	audit smt4-overcommit --unknown-cookie zero
+	show_windows smt4-overcommit
+	show_forced_idle smt4-overcommit
+	run asymmetric probe smt2 A:1:60:1:o,B:1:80:1:o
+	audit asymmetric
+	show_windows asymmetric
+	show_forced_idle asymmetric
+fi
 exit 0
