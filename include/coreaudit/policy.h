@@ -6,8 +6,8 @@
  * -> apart) whose "together" intervals are windows.  With ipi events in the
  * trace each window gets a cause (causes.h) as the cookie windows do: an
  * unexplained one at or over the grace is a violation, an explained one only
- * over --max-transition; without them, every window at or over the grace.  together G integrates how much of
- * G's runtime shared a core with G.
+ * over --max-transition; without them, every window at or over the grace.
+ * together G integrates how much of G's runtime shared a core with G.
  */
 #ifndef COREAUDIT_POLICY_H
 #define COREAUDIT_POLICY_H

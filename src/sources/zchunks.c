@@ -101,7 +101,10 @@ static uint64_t le64(const unsigned char *p)
 	return le64toh(v);
 }
 
-/* The file header: "\x17\x08Dtracing" "7\0", endian, long size, page size, compression, options offset. */
+/*
+ * The file header: "\x17\x08Dtracing" "7\0", endian, long size, page size,
+ * compression, options offset.
+ */
 static int read_header(struct ca_zchunks *z, uint64_t *options)
 {
 	unsigned char head[64];
