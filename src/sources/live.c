@@ -403,6 +403,12 @@ static int create_instance(struct live *live, struct ca_source *source)
 			 "tracefs: cannot create instance %s: %s", live->name, strerror(errno));
 		return -EIO;
 	}
+	/*
+	 * A new instance traces at once: off until every event is enabled, or
+	 * the first stretch would have switches without the ipi and timer
+	 * events the window causes rest on (ca_live_open turns it on).
+	 */
+	tracefs_trace_off(live->instance);
 	snprintf(kb, sizeof(kb), "%zu", live->opts.buffer_kb);
 	tracefs_instance_file_write(live->instance, "buffer_size_kb", kb);
 	tracefs_instance_file_write(live->instance, "trace_clock", "mono");
