@@ -151,7 +151,9 @@ check_forced_idle record 2
 # 7. coreaudit monitor, live inside the guest during the workload of 1: it
 # creates the cookie probe on this kernel and holds the same bounds.
 run monitor monitor smt2 A:1:70:1:o,B:1:70:1:o
-cp "$results/monitor/monitor.json" "$tap_tmp/monitor.json" 2> /dev/null
+# Its stdout: the violations as they happened, one per line, then the JSON.
+sed -n '/^{/,$p' "$results/monitor/monitor.json" > "$tap_tmp/monitor.json" 2> /dev/null
+grep '^violation' "$results/monitor/monitor.json" 2> /dev/null | sed 's/^/# monitor: /' | head
 sed 's/^/# guest: /' "$results/monitor/record.err" 2> /dev/null | head -3
 check "monitor: passes live on the core-scheduling kernel (exit 0)" \
 	grep -q 'monitor exited 0' "$results/monitor/record.err"

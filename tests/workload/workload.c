@@ -8,10 +8,11 @@
  * Each group is one process.  With COOKIE 1 it creates a core-scheduling
  * cookie for its thread group (prctl PR_SCHED_CORE_CREATE) before forking
  * TASKS-1 children, which inherit it.  It writes "coreaudit-tag pid=P tag=NAME"
- * to the marker file.  Once every group is set up, every task spins in 2 ms slices, sleeping to keep its
- * duty cycle; POLICY f runs it SCHED_FIFO priority 10, o SCHED_OTHER; CPU pins
- * the group.  At exit each task prints its kernel figures from
- * /proc/self/sched: "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
+ * to the marker file.  Once every group is set up, every task spins in 2 ms
+ * slices, sleeping to keep its duty cycle; POLICY f runs it SCHED_FIFO priority
+ * 10, o SCHED_OTHER; CPU pins the group.  At exit each task prints its kernel
+ * figures from /proc/self/sched:
+ * "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
  * With -s MS every task also writes "coreaudit-kfi pid=P forceidle_ns=N" (its
  * core_forceidle_sum so far) to the marker file every MS milliseconds: the
  * kernel's charge over time, to find where a model of it goes wrong.
@@ -177,7 +178,7 @@ static void set_policy(const struct group *g)
  * Tell the parent this group is set up (policy, cookie, tag), then block until
  * every group is: no task spins while a cookie is still being created, so the
  * run starts from settled cookies (during PR_SCHED_CORE_CREATE the kernel
- * selects without leaving an event; README, Accuracy).
+ * selects without leaving an event; README, The real-kernel harness).
  */
 static void wait_for_start(int ready_fd, int go_fd)
 {
