@@ -126,6 +126,10 @@ static int consume(void *ctx, const struct ca_event *ev)
 		return -EDOM;
 	}
 	audit->events++;
+	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
+		audit->resched_ipis++;
+		audit->unnamed_resched_ipis += !ev->ipi.is_callsite_known;
+	}
 	return ca_state_consume(&audit->state, ev);
 }
 
@@ -283,6 +287,11 @@ static void collect_warnings(struct ca_audit *audit)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the grace period alone (record ipi:ipi_send_cpu, "
 			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
+	if (audit->resched_ipis && audit->unnamed_resched_ipis == audit->resched_ipis)
+		add_warning(audit, "the trace names no function for the callsites of its %llu "
+			    "reschedule IPIs (no kallsyms): core-wide picks are timed by their "
+			    "sched_switch, which comes later, so forced idle is less exact",
+			    (unsigned long long)audit->resched_ipis);
 	if (audit->opts.identity == CA_IDENTITY_COOKIE && state->cookie_source == CA_COOKIES_NONE)
 		add_warning(audit, "no cookie source in the trace (no cs_switch probe, no "
 			    "prctl events, no coreaudit-cookie markers): cookies are unknown");

@@ -63,6 +63,8 @@ struct ca_audit {
 	uint64_t lost_events;
 	bool has_unknown_loss;
 	uint64_t missed_switches;
+	uint64_t resched_ipis;		/* reschedule IPIs, and those of them */
+	uint64_t unnamed_resched_ipis;	/* whose callsite the trace names not */
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */

@@ -128,28 +128,33 @@ static void put_event_formats(FILE *out)
 }
 
 /*
- * An audit resolves one kind of address: an hrtimer's function, to tell the
- * tick (tick_*) from other timers.  Every tick_* symbol and the symbol after
- * each is enough: an address resolves to the nearest symbol below it, so one
- * past a tick handler's end meets the next symbol, not the handler.  (The
- * whole /proc/kallsyms would add about 5 MB to every file.)
+ * An audit resolves two kinds of address: an hrtimer's function, to tell the
+ * tick (tick_*) from other timers, and a reschedule IPI's callsite, to tell
+ * the IPI of a core-wide pick (__schedule).  Those symbols and the symbol
+ * after each are enough: an address resolves to the nearest symbol below it,
+ * so one past a function's end meets the next symbol, not the function.
+ * (The whole /proc/kallsyms would add about 5 MB to every file.)
  */
+static bool is_resolved(const char *name)
+{
+	return !strncmp(name, "tick_", 5) || !strcmp(name, "__schedule");
+}
+
 static void put_kallsyms(FILE *out)
 {
 	FILE *in = fopen("/proc/kallsyms", "r");
 	char *text = NULL, line[512];
 	size_t len = 0;
 	FILE *subset = open_memstream(&text, &len);
-	bool is_after_tick = false;
+	bool is_after = false;
 
 	while (in && subset && fgets(line, sizeof(line), in)) {
 		char name[256];
-		bool is_tick = sscanf(line, "%*s %*s %255s", name) == 1 &&
-			       !strncmp(name, "tick_", 5);
+		bool is_wanted = sscanf(line, "%*s %*s %255s", name) == 1 && is_resolved(name);
 
-		if (is_tick || is_after_tick)
+		if (is_wanted || is_after)
 			fputs(line, subset);
-		is_after_tick = is_tick;
+		is_after = is_wanted;
 	}
 	if (in)
 		fclose(in);

@@ -62,10 +62,11 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 		fputc(']', out);
 	}
 	fprintf(out, "], \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
-		PRIu64 ", \"missed_switches\": %" PRIu64 "},\n",
+		PRIu64 ", \"missed_switches\": %" PRIu64 ", \"resched_ipis\": %" PRIu64
+		", \"unnamed_resched_ipis\": %" PRIu64 "},\n",
 		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies",
 		ca_cookie_source_name(audit->state.cookie_source), audit->lost_events,
-		audit->missed_switches);
+		audit->missed_switches, audit->resched_ipis, audit->unnamed_resched_ipis);
 }
 
 static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON_LEN],

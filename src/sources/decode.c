@@ -270,21 +270,17 @@ static void decode_marker(const struct decoder *d, const struct tep_record *rec,
 	ev->marker[strcspn(ev->marker, "\n")] = '\0';
 }
 
-/* True when @address lies in the function @name (kallsyms of the trace). */
-static bool is_function(struct tep_handle *tep, unsigned long long address, const char *name)
-{
-	const char *found = tep_find_function(tep, address);
-
-	return found && !strcmp(found, name);
-}
-
 static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 		       struct ca_event *ev)
 {
+	/* The callsite's function, by the kallsyms of the trace. */
+	const char *callsite = d->fields[F_CALLSITE] ?
+			       tep_find_function(d->tep, read_unsigned(d->fields[F_CALLSITE], rec)) :
+			       NULL;
+
 	ev->ipi.is_resched = read_unsigned(d->fields[F_CALLBACK], rec) == 0;
-	ev->ipi.is_from_schedule = ev->ipi.is_resched && d->fields[F_CALLSITE] &&
-				   is_function(d->tep, read_unsigned(d->fields[F_CALLSITE], rec),
-					       "__schedule");
+	ev->ipi.is_callsite_known = callsite != NULL;
+	ev->ipi.is_from_schedule = ev->ipi.is_resched && callsite && !strcmp(callsite, "__schedule");
 	ev->ipi.target_mask = 0;
 	if (d->fields[F_CPU]) {
 		int64_t cpu = read_signed(d->fields[F_CPU], rec);

@@ -192,6 +192,15 @@ static uint64_t parse_cpu_list(const char *list)
 	return mask;
 }
 
+/* callsite=name+0x...: trace-cmd had a symbol for it (else a bare address). */
+static bool is_named_callsite(const char *fields)
+{
+	char callsite[128];
+
+	return !field_string(fields, "callsite", callsite, sizeof(callsite)) &&
+	       callsite[0] && !isdigit((unsigned char)callsite[0]);
+}
+
 /* callsite=__schedule+0x...: the IPI of a core-wide pick. */
 static bool is_schedule_callsite(const char *fields)
 {
@@ -355,6 +364,7 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 		ev->kind = CA_EV_IPI;
 		ev->ipi.is_resched = is_null_callback(fields);
 		ev->ipi.is_from_schedule = ev->ipi.is_resched && is_schedule_callsite(fields);
+		ev->ipi.is_callsite_known = is_named_callsite(fields);
 		if (name[12] == '\0') {
 			if (field_number(fields, "cpu", &a))
 				return -EINVAL;

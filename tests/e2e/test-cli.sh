@@ -52,6 +52,25 @@ python3 "$top_srcdir/tests/e2e/compare-forceidle.py" "$tap_tmp/cookies.json" "$c
 	> "$tap_tmp/cookies.fi"
 check "coresched-cookies: forced idle per task within 2% of the kernel's ($(tr '\n' ' ' < "$tap_tmp/cookies.fi"))" \
 	python3 -c "import sys; e = [abs(float(l.split()[4])) for l in open('$tap_tmp/cookies.fi')]; sys.exit(len(e) != 2 or max(e) > 2)"
+check "coresched-cookies: every reschedule IPI's callsite named (2703, none unnamed), no warning" \
+	test "$(json_get "d['trace']['resched_ipis'], d['trace']['unnamed_resched_ipis'], d['warnings']" \
+	< "$tap_tmp/cookies.json")" = "2703 0 []"
+# The same trace as report text whose callsites are bare addresses (no
+# kallsyms): picks fall back to their switch, and the audit says so.
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -i "$cookies.dat" 2> /dev/null |
+		sed 's/callsite=[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/callsite=0xffffffff81000000/' \
+		> "$tap_tmp/unnamed.txt"
+	"$coreaudit" audit --json "$tap_tmp/unnamed.txt" > "$tap_tmp/unnamed.json"
+	check "callsites without names: all 2703 reschedule IPIs counted unnamed" test \
+		"$(json_get "d['trace']['resched_ipis'], d['trace']['unnamed_resched_ipis']" \
+		< "$tap_tmp/unnamed.json")" = "2703 2703"
+	check "callsites without names: a warning says picks are timed by their switch" \
+		grep -q "names no function for the callsites of its 2703 reschedule IPIs" \
+		"$tap_tmp/unnamed.json"
+else
+	skip "trace-cmd not installed: no report text with bare callsites"
+fi
 nocookies="$top_srcdir/examples/coresched-nocookies"
 expect_exit 1 "coresched-nocookies with --tags markers: the groups shared the core" \
 	"$coreaudit" audit --tags markers "$nocookies.dat"

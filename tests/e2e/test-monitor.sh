@@ -34,6 +34,15 @@ ab_ns=$(sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "sum(w['end_ns'] - w
 check "A beside B live: violation windows total $ab_ns ns (over 500 ms)" \
 	test "${ab_ns:-0}" -gt 500000000
 check "violations were printed as they happened" grep -q "^violation at" "$tap_tmp/monitor.json"
+# Live, the callsites of reschedule IPIs resolve as in a file (the monitor
+# loads __schedule and the tick handlers from /proc/kallsyms).
+ipis=$(sed -n '/^{/,$p' "$tap_tmp/monitor.json" |
+	json_get "d['trace']['resched_ipis'], d['trace']['unnamed_resched_ipis']")
+if [ "${ipis%% *}" = 0 ]; then
+	skip "live: no reschedule IPI during the run, no callsite to name"
+else
+	check "live: every reschedule IPI's callsite named ($ipis)" test "${ipis##* }" = 0
+fi
 check "no coreaudit instance left" test "$(instances)" = 0
 check "top-level tracing_on untouched" test "$(cat "$tracefs/tracing_on")" = "$saved_on"
 

@@ -17,6 +17,13 @@ if command -v trace-cmd > /dev/null; then
 else
 	skip "trace-cmd is not installed"
 fi
+if command -v trace-cmd > /dev/null; then
+	trace-cmd dump --kallsyms -i "$tap_tmp/rec.dat" > "$tap_tmp/kallsyms.txt" 2>&1
+	check "its kallsyms name __schedule and the tick handlers" \
+		test "$(grep -cw -e __schedule -e tick_nohz_handler "$tap_tmp/kallsyms.txt")" -ge 2
+else
+	skip "trace-cmd is not installed"
+fi
 live_verdict=$(sed -n 's/.*verdict while recording: \(.*\)/\1/p' "$tap_tmp/record.err")
 live_events=$(sed -n 's/.*recorded \([0-9]*\) events.*/\1/p' "$tap_tmp/record.err")
 "$coreaudit" audit --json "$tap_tmp/rec.dat" > "$tap_tmp/audit.json"
