@@ -7,15 +7,23 @@
 workload="$top_builddir/tests/workload/workload"
 live_test_prelude
 instances() { ls "$tracefs/instances" | grep -c '^coreaudit-' || true; }
-# Start the workload once a monitor traces sched_switch (its start-up is slow
-# under ASan, and the groups' tag markers must be recorded).
+# Start the workload once a monitor traces (its start-up is slow under ASan,
+# and the groups' tag markers must be recorded).
 workload_when_traced() {	# SECONDS
 	for _ in $(seq 300); do
-		grep -qs 1 "$tracefs"/instances/coreaudit-*/events/sched/sched_switch/enable && break
+		grep -qs 1 "$tracefs"/instances/coreaudit-*/tracing_on && break
 		sleep 0.1
 	done
 	sleep 0.5
 	exec "$workload" -d "$1" A:1:100:0:o:0 B:1:100:0:o:1
+}
+# Wait until monitor PID traces (its instance turns tracing on once every
+# event is enabled: seconds under ASan).
+wait_tracing() {
+	for _ in $(seq 300); do
+		[ "$(cat "$tracefs/instances/coreaudit-$1/tracing_on" 2> /dev/null)" = 1 ] && return
+		sleep 0.1
+	done
 }
 saved_on=$(cat "$tracefs/tracing_on")
 
@@ -48,7 +56,8 @@ check "top-level tracing_on untouched" test "$(cat "$tracefs/tracing_on")" = "$s
 
 "$coreaudit" monitor -t 0,1 -q > /dev/null 2>&1 &
 monitor=$!
-sleep 1.5
+wait_tracing $monitor
+sleep 0.5
 check "the monitor's instance exists while it runs" test "$(instances)" = 1
 kill -INT $monitor
 wait $monitor
@@ -58,7 +67,7 @@ check "SIGINT: instance removed" test "$(instances)" = 0
 
 "$coreaudit" monitor -t 0,1 -q > /dev/null 2>&1 &
 monitor=$!
-sleep 1.5
+wait_tracing $monitor
 kill -KILL $monitor
 wait $monitor 2> /dev/null
 check "SIGKILL leaves a stale instance" test "$(instances)" = 1
