@@ -33,6 +33,9 @@ struct ca_leaving {
 	bool has_tick;
 	uint64_t tick_seq;	/* its tick count then: a later tick refutes the tick */
 	uint64_t stalled_ns;	/* of the window so far, time it showed no sign of running */
+	int arriving_cpu;	/* the sibling that just switched */
+	bool has_arriving_kick;	/* it got a reschedule IPI during the window, */
+	uint64_t arriving_kick_ns;	/* this long after the window opened */
 };
 
 /* Tick intervals seen, in 250 us buckets up to 32 ms: their mode is the tick period. */
@@ -64,9 +67,17 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 				    int cpu_a, int cpu_b);
 
 /**
+ * ca_causes_note_kick() - a reschedule IPI @ev during a window opened at
+ *                         @start: note the first one to its arriving sibling
+ */
+void ca_causes_note_kick(struct ca_leaving *leaving, uint64_t start, const struct ca_event *ev);
+
+/**
  * ca_causes_classify() - the cause of a window of @length that @leaving had to
  *                        leave: IPI, local wakeup, its tick (refuted by its next
- *                        tick), a stalled vCPU (it ran less than @grace_ns), else
+ *                        tick), an IPI to the arriving sibling within @grace_ns
+ *                        of the opening (a later pick sent it away instead), a
+ *                        stalled vCPU (it ran less than @grace_ns), else
  *                        unexplained
  */
 enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,

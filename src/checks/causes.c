@@ -2,11 +2,13 @@
  * causes.c - what the sibling that had to leave a co-run window had pending:
  * the tracker behind the isolation and rules checks' window causes.
  *
- * IPI, local wakeup, local tick, and only then unexplained.  A tick that had
- * set need-resched makes the CPU leave before its next tick: a window that
- * outlived the leaving CPU's next tick had no pending request.  A window
- * during which the leaving CPU ran for less than the grace, its vCPU stopped
- * by the host for the rest, is one the guest kernel could not act on.
+ * IPI, local wakeup, local tick, an early IPI to the sibling that had just
+ * switched (a later pick sent it away instead), and only then unexplained.
+ * A tick that had set need-resched makes the CPU leave before its next tick:
+ * a window that outlived the leaving CPU's next tick had no pending request.
+ * A window during which the leaving CPU ran for less than the grace, its
+ * vCPU stopped by the host for the rest, is one the guest kernel could not
+ * act on.
  */
 #include "coreaudit/causes.h"
 #include "coreaudit/state.h"
@@ -87,6 +89,8 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 	uint64_t since_a = state->cpus[cpu_a].since, since_b = state->cpus[cpu_b].since;
 	struct ca_leaving leaving = { .cpu = since_a < since_b ? cpu_a :
 					     since_b < since_a ? cpu_b : -1 };
+
+	leaving.arriving_cpu = leaving.cpu == cpu_a ? cpu_b : leaving.cpu == cpu_b ? cpu_a : -1;
 	const struct ca_cpu_causes *c;
 	uint64_t since;
 
@@ -131,6 +135,17 @@ void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *le
 		leaving->stalled_ns += stalled(causes, leaving->cpu, from, now);
 }
 
+void ca_causes_note_kick(struct ca_leaving *leaving, uint64_t start, const struct ca_event *ev)
+{
+	int cpu = leaving->arriving_cpu;
+
+	if (cpu < 0 || cpu >= 64 || leaving->has_arriving_kick || ev->kind != CA_EV_IPI ||
+	    !ev->ipi.is_resched || !(ev->ipi.target_mask & (1ull << cpu)) || ev->ts < start)
+		return;
+	leaving->has_arriving_kick = true;
+	leaving->arriving_kick_ns = ev->ts - start;
+}
+
 enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 					const struct ca_leaving *leaving, uint64_t length,
 					uint64_t grace_ns)
@@ -143,6 +158,9 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 		return CA_CAUSE_RESCHED_WAKEUP;
 	if (leaving->has_tick && causes->cpus[leaving->cpu].tick_seq == leaving->tick_seq)
 		return CA_CAUSE_RESCHED_TICK;
+	/* A later pick sent the arriving sibling away, soon enough: a transition. */
+	if (leaving->has_arriving_kick && leaving->arriving_kick_ns < grace_ns)
+		return CA_CAUSE_RESCHED_IPI;
 	if (leaving->stalled_ns &&
 	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < grace_ns))
 		return CA_CAUSE_VCPU_STALL;

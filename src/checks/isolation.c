@@ -78,6 +78,23 @@ static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
 	}
 }
 
+/* A reschedule IPI: the first to each open window's arriving sibling. */
+static void note_kicks(struct ca_isolation *iso, const struct ca_state *state,
+		       const struct ca_event *ev)
+{
+	for (int core = 0; core < state->topo.core_count; core++) {
+		int count = state->topo.sibling_count[core];
+
+		for (int i = 0; i < count; i++)
+			for (int j = i + 1; j < count; j++) {
+				struct ca_segment *seg = &iso->segments[core][i][j];
+
+				if (seg->is_open)
+					ca_causes_note_kick(&seg->leaving, seg->start, ev);
+			}
+	}
+}
+
 static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
@@ -86,6 +103,8 @@ static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 		remember_event(iso, ev);
 	if (iso->has_causes && ev->kind != CA_EV_LOST)
 		end_silence(iso, state, ev);
+	if (iso->has_causes && ev->kind == CA_EV_IPI && ev->ipi.is_resched)
+		note_kicks(iso, state, ev);
 	ca_causes_track(&iso->causes, ev);
 }
 

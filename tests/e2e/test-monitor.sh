@@ -99,20 +99,26 @@ check "--max-forced-idle 0: stopped early ($((SECONDS - start)) s of 30) and fai
 check "its reason names the threshold" grep -q "exceeds --max-forced-idle" "$tap_tmp/thr.out"
 # A new tracefs instance traces at once; the monitor's must not until every
 # event is enabled, or its first stretch has switches without the ipi and
-# timer events that explain windows.  At the first moment its tracing_on
-# reads 1, the last event it enables must already be on.
+# timer events that explain windows.  It turns tracing off right after
+# creating the instance (tens of ms before it has read the event formats):
+# once tracing_on has read 0, the first time it reads 1 the last event the
+# monitor enables must already be on.
 "$coreaudit" monitor -t 0,1 -q -d 3s > /dev/null 2>&1 &
 monitor=$!
-first_on=""
+first_on="" was_off=""
 for _ in $(seq 20000); do
 	dir=$(ls -d "$tracefs"/instances/coreaudit-$monitor 2> /dev/null) || continue
-	[ "$(< "$dir/tracing_on")" = 1 ] || continue
+	case "$(< "$dir/tracing_on")" in
+	0) was_off=yes; continue ;;
+	1) [ -n "$was_off" ] || continue ;;
+	*) continue ;;		# the instance being made
+	esac
 	first_on="sched_switch $(< "$dir/events/sched/sched_switch/enable")"
 	first_on="$first_on hrtimer_expire_entry $(< "$dir/events/timer/hrtimer_expire_entry/enable")"
 	break
 done
 wait $monitor
-check "tracing starts only once every event is on ($first_on)" \
+check "tracing off during set-up, on only once every event is on (${first_on:-never off})" \
 	test "$first_on" = "sched_switch 1 hrtimer_expire_entry 1"
 expect_exit 2 "monitor: unknown option" "$coreaudit" monitor --frob
 exit 0

@@ -93,6 +93,46 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 }
 END_TEST
 
+/*
+ * CPU0 switches to 100 next to CPU1's 200 and is itself sent away: a later
+ * pick kicks it (@kick after the opening) and it leaves 300 us in, while
+ * CPU1 had nothing pending.  Within the grace of the opening that is the
+ * kernel's transition; later, the opening went unasked.
+ */
+static enum ca_exit_code arriving_kicked(struct ca_audit *audit, uint64_t kick)
+{
+	struct trace_text t = { 0 };
+	uint64_t open = T0 + 1 * MS + 10 * US;
+	enum ca_exit_code code;
+
+	start(&t);
+	sc_switch(&t, 0, open, 0, "R", 100, true, 0, 7);
+	sc_ipi(&t, 1, open + kick, 200, 0);
+	sc_switch(&t, 0, open + 300 * US, 100, "R", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 20 * MS, 200, "S", 0, true, 9, 0);
+	code = run(&t, audit, 0);
+	trace_free(&t);
+	return code;
+}
+
+START_TEST(test_kick_to_the_arriving_sibling)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(arriving_kicked(&audit, 50 * US), CA_EXIT_PASS);
+	ck_assert_int_eq(audit.isolation.list[0].leaving_cpu, 1);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
+	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start, 300 * US);
+	ca_audit_free(&audit);
+
+	ck_assert_int_eq(arriving_kicked(&audit, 250 * US), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ca_audit_free(&audit);
+}
+END_TEST
+
 START_TEST(test_local_wakeup_explains)
 {
 	struct trace_text t = { 0 };
@@ -206,6 +246,7 @@ Suite *causes_suite(void)
 
 	tcase_add_test(tc, test_ipi_explains);
 	tcase_add_test(tc, test_unexplained_is_violation_with_evidence);
+	tcase_add_test(tc, test_kick_to_the_arriving_sibling);
 	tcase_add_test(tc, test_local_wakeup_explains);
 	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
 	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));

@@ -97,10 +97,9 @@ run smt4 probe smt4 A:1:70:1:o,B:1:70:1:o
 audit smt4
 show_windows smt4
 # Held: forced idle, and every window classified (none unknown).  Shown, not
-# held: unexplained windows.  In 3 of 22 runs the strict tick rule left one
-# window unexplained, at a tick where two siblings ran softirq work
-# (ksoftirqd) at once; the trace has no softirq events to tell why (README,
-# The real-kernel harness).
+# held: unexplained windows.  In 3 of 22 runs one window was unexplained, at
+# a tick where siblings ran softirq work (ksoftirqd); the trace has no
+# softirq events to tell why (README, The real-kernel harness).
 check "smt4: every co-run window classified, none unknown" test \
 	"$(json_get "d['windows']['by_cause']['unknown']['count']" < "$tap_tmp/smt4.json")" = 0
 echo "# smt4: unexplained windows of 200 us or more (shown, not held): $(unexplained smt4)"
