@@ -89,11 +89,10 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 	uint64_t since_a = state->cpus[cpu_a].since, since_b = state->cpus[cpu_b].since;
 	struct ca_leaving leaving = { .cpu = since_a < since_b ? cpu_a :
 					     since_b < since_a ? cpu_b : -1 };
-
-	leaving.arriving_cpu = leaving.cpu == cpu_a ? cpu_b : leaving.cpu == cpu_b ? cpu_a : -1;
 	const struct ca_cpu_causes *c;
 	uint64_t since;
 
+	leaving.arriving_cpu = leaving.cpu == cpu_a ? cpu_b : leaving.cpu == cpu_b ? cpu_a : -1;
 	if (leaving.cpu < 0)
 		return leaving;
 	c = &causes->cpus[leaving.cpu];

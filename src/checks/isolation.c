@@ -82,8 +82,9 @@ static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
 static void note_kicks(struct ca_isolation *iso, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
-	for (int core = 0; core < state->topo.core_count; core++) {
-		int count = state->topo.sibling_count[core];
+	for (int cpu = 0; cpu < 64 && cpu < CA_MAX_CPUS; cpu++) {
+		int core = ev->ipi.target_mask & (1ull << cpu) ? state->topo.core_of_cpu[cpu] : -1;
+		int count = core >= 0 ? state->topo.sibling_count[core] : 0;
 
 		for (int i = 0; i < count; i++)
 			for (int j = i + 1; j < count; j++) {
