@@ -93,7 +93,7 @@ struct ca_ipi {
 	uint64_t target_mask;	/* CPUs 0..63 */
 	bool is_resched;	/* callback 0: a reschedule request */
 	bool is_from_schedule;	/* sent from __schedule: its sender is picking now */
-	bool is_callsite_known;	/* the trace names its callsite's function */
+	bool is_callsite_known;	/* a reschedule IPI whose callsite the trace names */
 };
 
 struct ca_event {

@@ -273,14 +273,15 @@ static void decode_marker(const struct decoder *d, const struct tep_record *rec,
 static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 		       struct ca_event *ev)
 {
-	/* The callsite's function, by the kallsyms of the trace. */
-	const char *callsite = d->fields[F_CALLSITE] ?
+	bool is_resched = read_unsigned(d->fields[F_CALLBACK], rec) == 0;
+	/* A reschedule IPI's callsite function, by the kallsyms of the trace. */
+	const char *callsite = is_resched && d->fields[F_CALLSITE] ?
 			       tep_find_function(d->tep, read_unsigned(d->fields[F_CALLSITE], rec)) :
 			       NULL;
 
-	ev->ipi.is_resched = read_unsigned(d->fields[F_CALLBACK], rec) == 0;
+	ev->ipi.is_resched = is_resched;
 	ev->ipi.is_callsite_known = callsite != NULL;
-	ev->ipi.is_from_schedule = ev->ipi.is_resched && callsite && !strcmp(callsite, "__schedule");
+	ev->ipi.is_from_schedule = callsite && !strcmp(callsite, "__schedule");
 	ev->ipi.target_mask = 0;
 	if (d->fields[F_CPU]) {
 		int64_t cpu = read_signed(d->fields[F_CPU], rec);

@@ -192,23 +192,19 @@ static uint64_t parse_cpu_list(const char *list)
 	return mask;
 }
 
-/* callsite=name+0x...: trace-cmd had a symbol for it (else a bare address). */
-static bool is_named_callsite(const char *fields)
-{
-	char callsite[128];
-
-	return !field_string(fields, "callsite", callsite, sizeof(callsite)) &&
-	       callsite[0] && !isdigit((unsigned char)callsite[0]);
-}
-
-/* callsite=__schedule+0x...: the IPI of a core-wide pick. */
-static bool is_schedule_callsite(const char *fields)
+/*
+ * A reschedule IPI's callsite: named when trace-cmd had a symbol for it (else
+ * a bare address), and from __schedule+0x... when it is a core-wide pick's.
+ */
+static void read_callsite(const char *fields, struct ca_ipi *ipi)
 {
 	char callsite[128];
 
 	if (field_string(fields, "callsite", callsite, sizeof(callsite)))
-		return false;
-	return !strncmp(callsite, "__schedule+", 11) || !strcmp(callsite, "__schedule");
+		return;
+	ipi->is_callsite_known = callsite[0] && !isdigit((unsigned char)callsite[0]);
+	ipi->is_from_schedule = !strncmp(callsite, "__schedule+", 11) ||
+				!strcmp(callsite, "__schedule");
 }
 
 static bool is_null_callback(const char *fields)
@@ -363,8 +359,10 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 
 		ev->kind = CA_EV_IPI;
 		ev->ipi.is_resched = is_null_callback(fields);
-		ev->ipi.is_from_schedule = ev->ipi.is_resched && is_schedule_callsite(fields);
-		ev->ipi.is_callsite_known = is_named_callsite(fields);
+		ev->ipi.is_from_schedule = false;
+		ev->ipi.is_callsite_known = false;
+		if (ev->ipi.is_resched)
+			read_callsite(fields, &ev->ipi);
 		if (name[12] == '\0') {
 			if (field_number(fields, "cpu", &a))
 				return -EINVAL;
