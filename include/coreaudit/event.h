@@ -89,6 +89,20 @@ struct ca_cookie_probe {
 	uint64_t next_cookie;
 };
 
+/*
+ * A gap in one CPU's stream, before the event's timestamp: events the kernel
+ * lost (its ring buffer overran), or data the reader could not read and
+ * skipped (a damaged page or chunk).  What ran on the CPU from its last event
+ * before the gap up to this timestamp is unknown.
+ */
+struct ca_lost {
+	int64_t count;		/* events lost; < 0: count unknown (always for damage) */
+	bool is_damage;		/* unreadable input skipped, not a kernel overrun */
+	bool is_stream_end;	/* nothing readable follows on this CPU: unknown to the end */
+	uint64_t offset;	/* is_damage: file offset of the unreadable data */
+	uint64_t bytes;		/* is_damage: how many bytes were skipped (0: not known) */
+};
+
 struct ca_ipi {
 	uint64_t target_mask;	/* CPUs 0..63 */
 	bool is_resched;	/* callback 0: a reschedule request */
@@ -112,7 +126,7 @@ struct ca_event {
 		int64_t prctl_ret;
 		struct ca_cookie_probe cookie;
 		struct ca_ipi ipi;
-		int64_t lost_count;		/* < 0: count unknown */
+		struct ca_lost lost;
 		char marker[CA_MARKER_LEN];	/* NUL-terminated */
 	};
 };

@@ -512,7 +512,7 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 		ev.cpu = rec->cpu;
 		ev.pid = -1;
 		ev.kind = CA_EV_LOST;
-		ev.lost_count = rec->missed_events > 0 ? rec->missed_events : -1;
+		ev.lost = (struct ca_lost){ .count = rec->missed_events > 0 ? rec->missed_events : -1 };
 		ret = fn(ctx, &ev);
 		if (ret)
 			return ret;

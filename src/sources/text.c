@@ -507,7 +507,7 @@ static int emit_pending_lost(struct text_source *ts, const struct ca_event *next
 
 	if (!ts->has_pending_lost[next->cpu])
 		return 0;
-	lost.lost_count = ts->pending_lost[next->cpu];
+	lost.lost.count = ts->pending_lost[next->cpu];
 	ts->has_pending_lost[next->cpu] = false;
 	ts->pending_lost[next->cpu] = 0;
 	return fn(ctx, &lost);

@@ -351,11 +351,11 @@ static void apply_lost(struct ca_state *state, const struct ca_event *ev)
 	struct ca_cpu *c = &state->cpus[ev->cpu];
 	int core = core_of(state, ev->cpu);
 
-	if (ev->lost_count < 0) {
+	if (ev->lost.count < 0) {
 		c->has_unknown_loss = true;
 		c->lost_events++;
 	} else {
-		c->lost_events += ev->lost_count;
+		c->lost_events += ev->lost.count;
 	}
 	if (c->has_events && ev->ts > c->last_ts)
 		c->lost_ns += ev->ts - c->last_ts;
