@@ -100,7 +100,8 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		audit->opts.grace_ns = DEFAULT_CAUSE_GRACE_NS;
 	ca_isolation_init(&audit->isolation, audit->opts.grace_ns, audit->opts.list_limit);
 	if (audit->info.has_ipi_events)
-		ca_isolation_use_causes(&audit->isolation, audit->opts.max_transition_ns);
+		ca_isolation_use_causes(&audit->isolation, audit->opts.max_transition_ns,
+					audit->info.has_tick_events);
 	ret = ca_forcedidle_init(&audit->forcedidle);
 	if (!ret)
 		ret = ca_state_add_check(&audit->state, &audit->isolation.base);
@@ -109,7 +110,8 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	if (!ret && audit->has_rules)
 		ret = ca_policy_init(&audit->policy, &audit->rules, policy_grace(audit));
 	if (!ret && audit->has_rules && audit->info.has_ipi_events)
-		ca_policy_use_causes(&audit->policy, audit->opts.max_transition_ns);
+		ca_policy_use_causes(&audit->policy, audit->opts.max_transition_ns,
+				     audit->info.has_tick_events);
 	if (!ret && audit->has_rules)
 		ret = ca_state_add_check(&audit->state, &audit->policy.base);
 	run->is_ready = true;
@@ -189,12 +191,45 @@ static void summarise(struct ca_audit *audit)
 			audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
 }
 
+/* A rule's windows of one kernel cookie fail whatever their length; the others by the grace. */
+static void add_rule_reason(struct ca_audit *audit, int r)
+{
+	const struct ca_relation *rel = &audit->rules.relations[r];
+	const struct ca_policy_result *res = &audit->policy.results[r];
+	uint64_t same = res->same_cookie_violations, other = res->violations - same;
+	char name[CA_REASON_LEN], grace[32], others[120] = "";
+
+	snprintf(name, sizeof(name), "%s:%d: %s %s%s%s", audit->rules.path, rel->line,
+		 ca_relation_kind_name(rel->kind), audit->rules.names[rel->tags[0]],
+		 rel->tags[1] >= 0 ? " " : "",
+		 rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "");
+	snprintf(others, sizeof(others), "%llu window%s %sat or over %s%s",
+		 (unsigned long long)other, other == 1 ? "" : "s",
+		 audit->policy.has_causes ? "unexplained " : "",
+		 ca_format_duration(audit->policy.grace_ns, grace, sizeof(grace)),
+		 audit->policy.has_causes && audit->opts.max_transition_ns ?
+		 ", or explained over --max-transition" : "");
+	if (!same)
+		add_reason(audit, "%s: %s", name, others);
+	else
+		add_reason(audit, "%s: %llu window%s of one kernel cookie (never kept apart)%s%s",
+			   name, (unsigned long long)same, same == 1 ? "" : "s",
+			   other ? ", " : "", other ? others : "");
+}
+
 static void judge_failures(struct ca_audit *audit)
 {
 	const struct ca_audit_options *opts = &audit->opts;
-	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count;
+	const struct ca_summary *same = &audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE];
+	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count - same->count;
 	char a[32], b[32];
 
+	if (same->count)
+		add_reason(audit, "%llu co-run window%s (%s) of different tags between tasks of one "
+			   "kernel cookie (cookies from %s): the kernel never kept them apart",
+			   (unsigned long long)same->count, same->count == 1 ? "" : "s",
+			   ca_format_duration(same->total_ns, a, sizeof(a)),
+			   ca_cookie_source_name(audit->state.cookie_source));
 	if (violations && audit->isolation.has_causes)
 		add_reason(audit, "%llu co-run window%s of different %s: unexplained at or over "
 			   "the grace period (%s)%s", (unsigned long long)violations,
@@ -207,22 +242,10 @@ static void judge_failures(struct ca_audit *audit)
 			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
 			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
 			   ca_format_duration(opts->grace_ns, a, sizeof(a)));
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
-		const struct ca_relation *rel = &audit->rules.relations[r];
-		uint64_t count = audit->policy.results[r].violations;
-
-		if (!count || rel->kind == CA_RELATION_TOGETHER)
-			continue;
-		add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s %sat or over %s%s",
-			   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
-			   audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
-			   rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "",
-			   (unsigned long long)count, count == 1 ? "" : "s",
-			   audit->policy.has_causes ? "unexplained " : "",
-			   ca_format_duration(audit->policy.grace_ns, b, sizeof(b)),
-			   audit->policy.has_causes && opts->max_transition_ns ?
-			   ", or explained over --max-transition" : "");
-	}
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
+		if (audit->policy.results[r].violations &&
+		    audit->rules.relations[r].kind != CA_RELATION_TOGETHER)
+			add_rule_reason(audit, r);
 	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
 		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",
 			   audit->forced_idle_pct, opts->max_forced_idle_pct);
@@ -244,9 +267,30 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 	return text;
 }
 
+/* Windows a tick could explain, in a trace without tick events. */
+static void judge_undecided(struct ca_audit *audit)
+{
+	const struct ca_summary *iso = &audit->isolation.undecided_summary;
+	uint64_t rules = 0;
+	char total[32], more[48] = "";
+
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
+		rules += audit->policy.results[r].undecided;
+	if (rules)
+		snprintf(more, sizeof(more), " and %llu rule window%s", (unsigned long long)rules,
+			 rules == 1 ? "" : "s");
+	if (iso->count || rules)
+		add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick events in "
+			   "the trace, and a tick could explain each (record "
+			   "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)",
+			   (unsigned long long)iso->count, iso->count == 1 ? "" : "s",
+			   ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+}
+
 static void judge_unknowns(struct ca_audit *audit)
 {
-	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
+	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count -
+			   audit->isolation.undecided_summary.count;
 	char a[32], cpus[128];
 
 	if (audit->lost_events)
@@ -263,9 +307,11 @@ static void judge_unknowns(struct ca_audit *audit)
 		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
 			   "is unknown or changing, or a switch is missing", (unsigned long long)unknown,
 			   unknown == 1 ? "" : "s",
-			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
+			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total -
+					      audit->isolation.undecided_summary.total_ns, a,
 					      sizeof(a)),
 			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	judge_undecided(audit);
 	if (!strcmp(audit->info.clock, "local"))
 		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
 			   "guaranteed (record with -C mono)");
@@ -274,6 +320,7 @@ static void judge_unknowns(struct ca_audit *audit)
 static void collect_warnings(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->state;
+	char tick[32];
 
 	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
 	    strcmp(audit->info.clock, "global") && strcmp(audit->info.clock, "x86-tsc") &&
@@ -287,6 +334,16 @@ static void collect_warnings(struct ca_audit *audit)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the grace period alone (record ipi:ipi_send_cpu, "
 			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
+	if (audit->isolation.has_causes && !audit->info.has_tick_events)
+		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "
+			    "local wakeup are of unknown cause up to %s, the longest a tick explains "
+			    "(record irq_vectors:local_timer_entry)",
+			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)));
+	if ((audit->opts.identity == CA_IDENTITY_TAG || audit->has_rules) &&
+	    state->cookie_source == CA_COOKIES_NONE)
+		add_warning(audit, "tags could not be checked against kernel cookies: the trace has "
+			    "none (no cs_switch probe, prctl events or coreaudit-cookie markers); "
+			    "their windows are judged by cause or grace alone");
 	if (audit->resched_ipis && audit->unnamed_resched_ipis == audit->resched_ipis)
 		add_warning(audit, "the trace names no function for the callsites of its %llu "
 			    "reschedule IPIs (no kallsyms): core-wide picks are timed by their "

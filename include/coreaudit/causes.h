@@ -21,8 +21,27 @@ enum ca_window_cause {
 	CA_CAUSE_RESCHED_TICK,		/* its own tick, and it left before the next */
 	CA_CAUSE_VCPU_STALL,		/* it ran less than the grace: a stalled vCPU */
 	CA_CAUSE_UNEXPLAINED,		/* the kernel never asked it to leave */
-	CA_CAUSE_UNKNOWN,		/* no ipi events in the trace */
+	CA_CAUSE_UNKNOWN,		/* no ipi events; or no tick events, and a tick could */
+	CA_CAUSE_SAME_COOKIE,		/* one kernel cookie: the kernel never kept them apart */
 	CA_CAUSE_COUNT,
+};
+
+/*
+ * The longest window a tick can explain.  The tick that set need-resched
+ * came before the window, and the leaving CPU leaves before its next tick:
+ * at most one tick period, 10 ms at the kernel's lowest CONFIG_HZ (100),
+ * plus the next tick's delivery, which the tick rules accept up to half a
+ * period late (a silence over 1.5 periods is read as a stopped vCPU).
+ * Without tick events a longer window, with no IPI or local wakeup, was
+ * caused by no tick.
+ */
+#define CA_TICK_WINDOW_MAX_NS 15000000ull
+
+/* What a window's cause makes of it. */
+enum ca_judgement {
+	CA_JUDGED_SKEW,		/* the kernel's transition, or shorter than the grace */
+	CA_JUDGED_VIOLATION,
+	CA_JUDGED_UNDECIDED,	/* its cause is unknown, and decides */
 };
 
 /* What a sibling had pending when a window opened on it. */
@@ -33,6 +52,10 @@ struct ca_leaving {
 	bool has_tick;
 	uint64_t tick_seq;	/* its tick count then: a later tick refutes the tick */
 	uint64_t stalled_ns;	/* of the window so far, time it showed no sign of running */
+	uint64_t opened_ns;
+	int pids[2];		/* the two tasks; their kernel cookies at the opening */
+	bool is_cookie_known[2];
+	uint64_t cookies[2];
 	int arriving_cpu;	/* the sibling that just switched */
 	bool has_arriving_kick;	/* it got a reschedule IPI during the window, */
 	uint64_t arriving_kick_ns;	/* this long after the window opened */
@@ -53,14 +76,19 @@ struct ca_causes {
 	struct ca_cpu_causes cpus[CA_MAX_CPUS];
 	uint32_t tick_intervals[CA_TICK_BUCKETS];
 	uint32_t tick_interval_count;
+	bool lacks_tick_events;	/* the trace has none: a tick may explain what it shows not */
 };
+
+/** ca_causes_init() - an empty tracker; @has_tick_events: the trace defines them */
+void ca_causes_init(struct ca_causes *causes, bool has_tick_events);
 
 /** ca_causes_track() - note @ev: reschedule IPIs, local wakeups, ticks, any event */
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev);
 
 /**
  * ca_causes_capture() - at a window's opening on @cpu_a and @cpu_b: the one
- *                       that did not just switch must leave; what it had pending
+ *                       that did not just switch must leave; what it had pending,
+ *                       and the kernel cookies of both tasks
  * Return: the leaving sibling's pending requests (cpu -1 when neither switched).
  */
 struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct ca_state *state,
@@ -73,11 +101,21 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 void ca_causes_note_kick(struct ca_leaving *leaving, uint64_t start, const struct ca_event *ev);
 
 /**
+ * ca_causes_is_same_cookie() - at the close of a window opened with @leaving:
+ *                              both tasks carry one kernel cookie, known now and
+ *                              unchanged since the opening where known then; two
+ *                              tasks declared apart (tags, rules) that the kernel
+ *                              never asked to be apart
+ */
+bool ca_causes_is_same_cookie(const struct ca_leaving *leaving, const struct ca_state *state);
+
+/**
  * ca_causes_classify() - the cause of a window of @length that @leaving had to
  *                        leave: IPI, local wakeup, its tick (refuted by its next
  *                        tick), an IPI to the arriving sibling within @grace_ns
  *                        of the opening (a later pick sent it away instead), a
- *                        stalled vCPU (it ran less than @grace_ns), else
+ *                        stalled vCPU (it ran less than @grace_ns); without tick
+ *                        events unknown up to CA_TICK_WINDOW_MAX_NS; else
  *                        unexplained
  */
 enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
@@ -93,14 +131,24 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *leaving,
 			   uint64_t from, uint64_t now);
 
+/* How a check judges its windows (the same for every check). */
+struct ca_judging {
+	uint64_t grace_ns;
+	uint64_t max_transition_ns;	/* 0: explained windows never fail */
+	bool has_causes;		/* ipi events: causes are told */
+};
+
 /**
- * ca_causes_is_violation() - a window of @cause and @length fails: one the
- *                            kernel explained (a pending request, a stopped
- *                            vCPU) only over @max_transition_ns (0: never), any
- *                            other (unexplained, unknown) at @grace_ns or more
+ * ca_causes_judge() - a window of @cause and @length: of one kernel cookie, a
+ *                     violation whatever its length; one the kernel explained (a
+ *                     pending request, a stopped vCPU) only over
+ *                     max_transition_ns; unexplained at the grace or more; of
+ *                     unknown cause, by the grace alone when the trace tells no
+ *                     causes, else (no tick events) undecided at the grace or more
+ * Return: what @judging makes of it.
  */
-bool ca_causes_is_violation(enum ca_window_cause cause, uint64_t length, uint64_t grace_ns,
-			    uint64_t max_transition_ns);
+enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_window_cause cause,
+				  uint64_t length);
 
 const char *ca_window_cause_name(enum ca_window_cause cause);
 

@@ -21,7 +21,7 @@
 enum ca_window_kind {
 	CA_WINDOW_SKEW,
 	CA_WINDOW_VIOLATION,
-	CA_WINDOW_UNKNOWN,	/* an identity was not known */
+	CA_WINDOW_UNKNOWN,	/* an identity, who ran, or (no tick events) the cause not known */
 	CA_WINDOW_KIND_COUNT,
 };
 
@@ -102,10 +102,12 @@ struct ca_isolation {
 	struct ca_segment segments[CA_MAX_CPUS][CA_MAX_SIBLINGS][CA_MAX_SIBLINGS];
 	struct ca_durations by_kind[CA_WINDOW_KIND_COUNT];
 	struct ca_durations all;
+	struct ca_durations undecided;	/* unknown for their cause alone (no tick events) */
 	struct ca_durations per_core_all[CA_MAX_CPUS];
 	/* Computed when the trace ends. */
 	struct ca_summary summary[CA_WINDOW_KIND_COUNT];
 	struct ca_summary summary_all;
+	struct ca_summary undecided_summary;
 	uint64_t per_core_violations[CA_MAX_CPUS];
 	struct ca_window *list;	/* kept: every violation and unknown, then skew */
 	size_t list_count;
@@ -132,9 +134,12 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
  * ca_isolation_use_causes() - classify windows by cause (the trace has ipi
  *                             events): unexplained windows at or over the
  *                             grace are violations, explained ones only over
- *                             @max_transition_ns (0: never)
+ *                             @max_transition_ns (0: never); without
+ *                             @has_tick_events, those a tick could explain are
+ *                             of unknown cause
  */
-void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns);
+void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,
+			     bool has_tick_events);
 
 void ca_isolation_free(struct ca_isolation *iso);
 

@@ -7,6 +7,8 @@
  * trace each window gets a cause (causes.h) as the cookie windows do: an
  * unexplained one at or over the grace is a violation, an explained one only
  * over --max-transition; without them, every window at or over the grace.
+ * Whatever the cause, a window between two tasks of one kernel cookie is a
+ * violation: the kernel never kept them apart.
  * together G integrates how much of G's runtime shared a core with G.
  */
 #ifndef COREAUDIT_POLICY_H
@@ -38,6 +40,8 @@ struct ca_policy_result {
 	struct ca_durations windows;
 	struct ca_summary summary;
 	uint64_t violations;
+	uint64_t same_cookie_violations;	/* of them: two tasks of one kernel cookie */
+	uint64_t undecided;	/* of unknown cause (no tick events) at or over the grace */
 	struct ca_policy_window worst[CA_POLICY_WORST];	/* longest first */
 	int worst_count;
 	/* together: G's runtime, and the part of it beside another G task */
@@ -74,8 +78,13 @@ struct ca_policy {
 
 /** ca_policy_init() - Return: 0, or -ENOMEM. */
 int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns);
-/** ca_policy_use_causes() - judge windows by cause (the trace has ipi events) */
-void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns);
+/**
+ * ca_policy_use_causes() - judge windows by cause (the trace has ipi events);
+ *                          without @has_tick_events, those a tick could explain
+ *                          are of unknown cause
+ */
+void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns,
+			  bool has_tick_events);
 void ca_policy_free(struct ca_policy *policy);
 
 #endif

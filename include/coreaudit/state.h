@@ -132,6 +132,17 @@ bool ca_state_first_identity(const struct ca_state *state, const struct ca_task 
 			     uint64_t *value);
 
 /**
+ * ca_state_kernel_cookie() - the kernel cookie of @task, whatever decides identity (with
+ *                            --tags markers, the cookie beside the tag): the one the
+ *                            trace's cookie source last told, or 0 for a task it never
+ *                            told when unknown cookies are assumed 0
+ * Return: true and *@cookie when known; false when unknown, and always when the trace has
+ *         no cookie source.
+ */
+bool ca_state_kernel_cookie(const struct ca_state *state, const struct ca_task *task,
+			    uint64_t *cookie);
+
+/**
  * ca_state_cookie_in_flight() - a prctl(PR_SCHED_CORE) that changes @pid's
  *                               cookie has entered and not yet returned
  */

@@ -8,8 +8,16 @@
  * a window that outlived the leaving CPU's next tick had no pending request.
  * A window during which the leaving CPU ran for less than the grace, its
  * vCPU stopped by the host for the rest, is one the guest kernel could not
- * act on.
+ * act on.  Without tick events, a window a tick could explain has an
+ * unknown cause; one too long for any tick (CA_TICK_WINDOW_MAX_NS) is still
+ * unexplained.
+ *
+ * Before any cause: two tasks declared apart (tags, rules) that carry one
+ * kernel cookie were never kept apart by the kernel, so no window between
+ * them is a transition.
  */
+#include <string.h>
+
 #include "coreaudit/causes.h"
 #include "coreaudit/state.h"
 
@@ -24,6 +32,7 @@ static const char *const cause_names[CA_CAUSE_COUNT] = {
 	[CA_CAUSE_VCPU_STALL] = "vcpu-stall",
 	[CA_CAUSE_UNEXPLAINED] = "unexplained",
 	[CA_CAUSE_UNKNOWN] = "unknown",
+	[CA_CAUSE_SAME_COOKIE] = "same-cookie",
 };
 
 const char *ca_window_cause_name(enum ca_window_cause cause)
@@ -31,17 +40,29 @@ const char *ca_window_cause_name(enum ca_window_cause cause)
 	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
 }
 
-static bool is_explained(enum ca_window_cause cause)
+enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_window_cause cause,
+				  uint64_t length)
 {
-	return cause != CA_CAUSE_UNEXPLAINED && cause != CA_CAUSE_UNKNOWN;
+	switch (cause) {
+	case CA_CAUSE_SAME_COOKIE:
+		return CA_JUDGED_VIOLATION;
+	case CA_CAUSE_UNEXPLAINED:
+		return length >= judging->grace_ns ? CA_JUDGED_VIOLATION : CA_JUDGED_SKEW;
+	case CA_CAUSE_UNKNOWN:
+		if (length < judging->grace_ns)
+			return CA_JUDGED_SKEW;
+		return judging->has_causes ? CA_JUDGED_UNDECIDED : CA_JUDGED_VIOLATION;
+	default:	/* explained: a pending request, a stopped vCPU */
+		if (judging->max_transition_ns && length > judging->max_transition_ns)
+			return CA_JUDGED_VIOLATION;
+		return CA_JUDGED_SKEW;
+	}
 }
 
-bool ca_causes_is_violation(enum ca_window_cause cause, uint64_t length, uint64_t grace_ns,
-			    uint64_t max_transition_ns)
+void ca_causes_init(struct ca_causes *causes, bool has_tick_events)
 {
-	if (is_explained(cause))
-		return max_transition_ns && length > max_transition_ns;
-	return length >= grace_ns;
+	memset(causes, 0, sizeof(*causes));
+	causes->lacks_tick_events = !has_tick_events;
 }
 
 static void count_tick_interval(struct ca_causes *causes, uint64_t interval)
@@ -83,6 +104,39 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 		c->last_event = ev->ts;
 }
 
+/* The tasks on @cpu_a and @cpu_b, and their kernel cookies now. */
+static void capture_cookies(struct ca_leaving *leaving, const struct ca_state *state,
+			    int cpu_a, int cpu_b)
+{
+	leaving->opened_ns = state->last_ts;
+	for (int i = 0; i < 2; i++) {
+		const struct ca_task *task = ca_state_cpu_task(state, i ? cpu_b : cpu_a);
+
+		leaving->pids[i] = task ? task->pid : -1;
+		leaving->is_cookie_known[i] = task &&
+					      ca_state_kernel_cookie(state, task, &leaving->cookies[i]);
+	}
+}
+
+bool ca_causes_is_same_cookie(const struct ca_leaving *leaving, const struct ca_state *state)
+{
+	uint64_t cookies[2];
+
+	for (int i = 0; i < 2; i++) {
+		const struct ca_task *task = leaving->pids[i] > 0 ?
+			ca_tasks_find((struct ca_tasks *)&state->tasks, leaving->pids[i]) : NULL;
+
+		if (!task || !ca_state_kernel_cookie(state, task, &cookies[i]))
+			return false;
+		/* Changed during the window: the kernel was asked, at some point. */
+		if (leaving->is_cookie_known[i] && leaving->cookies[i] != cookies[i])
+			return false;
+		if (task->is_prctl_touched && task->cookie_change_to >= leaving->opened_ns)
+			return false;
+	}
+	return cookies[0] == cookies[1];
+}
+
 struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct ca_state *state,
 				    int cpu_a, int cpu_b)
 {
@@ -92,6 +146,7 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 	const struct ca_cpu_causes *c;
 	uint64_t since;
 
+	capture_cookies(&leaving, state, cpu_a, cpu_b);
 	leaving.arriving_cpu = leaving.cpu == cpu_a ? cpu_b : leaving.cpu == cpu_b ? cpu_a : -1;
 	if (leaving.cpu < 0)
 		return leaving;
@@ -163,5 +218,8 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 	if (leaving->stalled_ns &&
 	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < grace_ns))
 		return CA_CAUSE_VCPU_STALL;
+	/* Its tick may have set need-resched, unseen. */
+	if (causes->lacks_tick_events && length <= CA_TICK_WINDOW_MAX_NS)
+		return CA_CAUSE_UNKNOWN;
 	return CA_CAUSE_UNEXPLAINED;
 }

@@ -239,22 +239,42 @@ static int keep_window(struct ca_isolation *iso, const struct ca_window *window)
 	return 0;
 }
 
-static void record_window(struct ca_isolation *iso, struct ca_window *window)
+/* Its kind, by its cause; unknown when who ran or their identities are not known. */
+static bool judge_window(const struct ca_isolation *iso, struct ca_window *window)
 {
-	uint64_t length = window->end - window->start;
-	int ret;
+	const struct ca_judging judging = { .grace_ns = iso->grace_ns,
+					    .max_transition_ns = iso->max_transition_ns,
+					    .has_causes = iso->has_causes };
 
 	if (window->is_uncertain || !window->tasks[0].is_known || !window->tasks[1].is_known) {
 		window->kind = CA_WINDOW_UNKNOWN;
 		window->cause = CA_CAUSE_UNKNOWN;	/* not judged, so no cause either */
-	} else if (ca_causes_is_violation(window->cause, length, iso->grace_ns,
-					  iso->max_transition_ns)) {
-		window->kind = CA_WINDOW_VIOLATION;
-	} else {
-		window->kind = CA_WINDOW_SKEW;
+		return false;
 	}
-	if (window->kind != CA_WINDOW_UNKNOWN &&
-	    ca_durations_add(&iso->by_cause[window->cause], length))
+	switch (ca_causes_judge(&judging, window->cause, window->end - window->start)) {
+	case CA_JUDGED_VIOLATION:
+		window->kind = CA_WINDOW_VIOLATION;
+		break;
+	case CA_JUDGED_UNDECIDED:
+		window->kind = CA_WINDOW_UNKNOWN;	/* its cause: judged, and unknown */
+		break;
+	default:
+		window->kind = CA_WINDOW_SKEW;
+		break;
+	}
+	return true;
+}
+
+static void record_window(struct ca_isolation *iso, struct ca_window *window)
+{
+	uint64_t length = window->end - window->start;
+	bool is_judged = judge_window(iso, window);
+	int ret;
+
+	if (is_judged && ca_durations_add(&iso->by_cause[window->cause], length))
+		iso->base.error = -ENOMEM;
+	if (is_judged && window->kind == CA_WINDOW_UNKNOWN &&
+	    ca_durations_add(&iso->undecided, length))
 		iso->base.error = -ENOMEM;
 	if (window->kind == CA_WINDOW_VIOLATION)
 		iso->per_core_violations[window->core]++;
@@ -399,6 +419,9 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	}
 	if (is_same_identity(&window))
 		return;
+	/* Declared apart, one kernel cookie: the kernel never kept them apart. */
+	if (state->identity == CA_IDENTITY_TAG && ca_causes_is_same_cookie(&seg->leaving, state))
+		window.cause = CA_CAUSE_SAME_COOKIE;
 	if (window.cause == CA_CAUSE_UNEXPLAINED)
 		window.evidence = keep_evidence(iso, &window);
 	if (push_pending(iso, &window))
@@ -516,6 +539,7 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
 		iso->cause_summary[cause] = ca_durations_summary(&iso->by_cause[cause]);
 	iso->summary_all = ca_durations_summary(&iso->all);
+	iso->undecided_summary = ca_durations_summary(&iso->undecided);
 }
 
 int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit)
@@ -530,10 +554,12 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
 	return 0;
 }
 
-void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns)
+void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,
+			     bool has_tick_events)
 {
 	iso->has_causes = true;
 	iso->max_transition_ns = max_transition_ns;
+	ca_causes_init(&iso->causes, has_tick_events);
 }
 
 void ca_isolation_free(struct ca_isolation *iso)
@@ -543,6 +569,7 @@ void ca_isolation_free(struct ca_isolation *iso)
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
 		ca_durations_free(&iso->by_cause[cause]);
 	ca_durations_free(&iso->all);
+	ca_durations_free(&iso->undecided);
 	for (int core = 0; core < CA_MAX_CPUS; core++)
 		ca_durations_free(&iso->per_core_all[core]);
 	free(iso->list);

@@ -170,27 +170,40 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
-static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
-			 uint64_t ts)
+static void close_window(struct ca_policy *policy, const struct ca_state *state,
+			 struct ca_policy_result *res, int core, uint64_t ts)
 {
 	struct ca_policy_window w = { .core = core, .start = res->since[core], .end = ts,
 				      .pids = { res->pids[core][0], res->pids[core][1] },
 				      .cause = CA_CAUSE_UNKNOWN };
+	const struct ca_judging judging = { .grace_ns = policy->grace_ns,
+					    .max_transition_ns = policy->max_transition_ns,
+					    .has_causes = policy->has_causes };
 	struct ca_leaving *leaving = &res->leaving[core];
 
 	res->is_together[core] = false;
 	if (ts <= w.start)
 		return;
-	if (policy->has_causes) {	/* else unknown: the grace alone decides */
+	if (ca_causes_is_same_cookie(leaving, state)) {
+		w.cause = CA_CAUSE_SAME_COOKIE;
+	} else if (policy->has_causes) {	/* else unknown: the grace alone decides */
 		ca_causes_add_stalled(&policy->causes, leaving, w.start, ts);
 		w.cause = ca_causes_classify(&policy->causes, leaving, ts - w.start,
 					     policy->grace_ns);
 	}
 	if (ca_durations_add(&res->windows, ts - w.start))
 		policy->base.error = -ENOMEM;
-	if (ca_causes_is_violation(w.cause, ts - w.start, policy->grace_ns,
-				   policy->max_transition_ns))
+	switch (ca_causes_judge(&judging, w.cause, ts - w.start)) {
+	case CA_JUDGED_VIOLATION:
 		res->violations++;
+		res->same_cookie_violations += w.cause == CA_CAUSE_SAME_COOKIE;
+		break;
+	case CA_JUDGED_UNDECIDED:
+		res->undecided++;
+		break;
+	default:
+		break;
+	}
 	keep_worst(res, &w);
 }
 
@@ -203,16 +216,16 @@ static void step_relation(struct ca_policy *policy, const struct ca_state *state
 
 	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
 				       pids[1] != res->pids[core][1]))
-		close_window(policy, res, core, ts);
+		close_window(policy, state, res, core, ts);
 	if (is_now && !res->is_together[core]) {
 		res->is_together[core] = true;
 		res->since[core] = ts;
 		res->pids[core][0] = pids[0];
 		res->pids[core][1] = pids[1];
-		res->leaving[core] = policy->has_causes ?
-			ca_causes_capture(&policy->causes, state, state->topo.siblings[core][slots[0]],
-					  state->topo.siblings[core][slots[1]]) :
-			(struct ca_leaving){ .cpu = -1 };
+		/* Without ipi events the tracker is empty: only the cookies count. */
+		res->leaving[core] = ca_causes_capture(&policy->causes, state,
+						       state->topo.siblings[core][slots[0]],
+						       state->topo.siblings[core][slots[1]]);
 	}
 }
 
@@ -288,7 +301,7 @@ static void policy_finish(struct ca_check *check, const struct ca_state *state, 
 
 		for (int core = 0; core < state->topo.core_count; core++)
 			if (res->is_together[core])
-				close_window(policy, res, core, end_ts);
+				close_window(policy, state, res, core, end_ts);
 		res->summary = ca_durations_summary(&res->windows);
 	}
 }
@@ -310,10 +323,12 @@ int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint6
 	return ca_pidmap_init(&policy->map);
 }
 
-void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns)
+void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns,
+			  bool has_tick_events)
 {
 	policy->has_causes = true;
 	policy->max_transition_ns = max_transition_ns;
+	ca_causes_init(&policy->causes, has_tick_events);
 }
 
 void ca_policy_free(struct ca_policy *policy)

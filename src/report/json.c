@@ -63,10 +63,16 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 	}
 	fprintf(out, "], \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
 		PRIu64 ", \"missed_switches\": %" PRIu64 ", \"resched_ipis\": %" PRIu64
-		", \"unnamed_resched_ipis\": %" PRIu64 "},\n",
+		", \"unnamed_resched_ipis\": %" PRIu64 ",\n",
 		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies",
 		ca_cookie_source_name(audit->state.cookie_source), audit->lost_events,
 		audit->missed_switches, audit->resched_ipis, audit->unnamed_resched_ipis);
+	fprintf(out, "  \"tags_checked_against\": ");
+	if (audit->state.identity == CA_IDENTITY_TAG || audit->has_rules)
+		fprintf(out, "\"%s\", ", ca_cookie_source_name(audit->state.cookie_source));
+	else
+		fprintf(out, "null, ");
+	fprintf(out, "\"has_tick_events\": %s},\n", audit->info.has_tick_events ? "true" : "false");
 }
 
 static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON_LEN],
@@ -141,7 +147,9 @@ static void write_windows(FILE *out, const struct ca_audit *audit)
 		fprintf(out, "%s\"%s\": ", cause ? ", " : "", ca_window_cause_name(cause));
 		write_summary(out, &iso->cause_summary[cause]);
 	}
-	fprintf(out, "},\n    \"listed\": %zu, \"not_listed\": %" PRIu64 ",\n    \"list\": [\n",
+	fputs("},\n    \"undecided\": ", out);	/* of unknown cause, and that decides */
+	write_summary(out, &iso->undecided_summary);
+	fprintf(out, ",\n    \"listed\": %zu, \"not_listed\": %" PRIu64 ",\n    \"list\": [\n",
 		iso->list_count, iso->list_dropped);
 	for (size_t i = 0; sorted && i < iso->list_count; i++) {
 		write_window(out, audit, sorted[i]);
@@ -205,7 +213,9 @@ static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
 	}
 	fputs("\"windows\": ", out);
 	write_summary(out, &res->summary);
-	fprintf(out, ", \"violations\": %" PRIu64 ", \"worst\": [", res->violations);
+	fprintf(out, ", \"violations\": %" PRIu64 ", \"same_cookie_violations\": %" PRIu64
+		", \"undecided\": %" PRIu64 ", \"worst\": [", res->violations,
+		res->same_cookie_violations, res->undecided);
 	for (int w = 0; w < res->worst_count; w++)
 		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pids\": [%d, %d], \"cause\": \"%s\"}", w ? ", " : "", res->worst[w].core,

@@ -37,6 +37,10 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 		D(state->last_ts - state->first_ts, span), audit->events, topo,
 		state->identity == CA_IDENTITY_TAG ? "tags (markers)" : "kernel cookies",
 		ca_cookie_source_name(state->cookie_source), audit->lost_events);
+	if (state->identity == CA_IDENTITY_TAG || audit->has_rules)
+		fprintf(out, "  tags checked against kernel cookies: %s\n",
+			state->cookie_source == CA_COOKIES_NONE ? "no (the trace has none)" :
+			ca_cookie_source_name(state->cookie_source));
 }
 
 static void write_cores(FILE *out, const struct ca_audit *audit)
@@ -91,10 +95,16 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 			snprintf(label, sizeof(label), "skew (explained, or < %s)", grace);
 		else if (kind == CA_WINDOW_SKEW)
 			snprintf(label, sizeof(label), "skew (< %s)", grace);
+		else if (kind == CA_WINDOW_VIOLATION &&
+			 audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count)
+			snprintf(label, sizeof(label), "violation (same cookie, %s)",
+				 audit->isolation.has_causes ? "unexplained" : ">= grace");
 		else if (kind == CA_WINDOW_VIOLATION && audit->isolation.has_causes)
 			snprintf(label, sizeof(label), "violation (unexplained >= %s)", grace);
 		else if (kind == CA_WINDOW_VIOLATION)
 			snprintf(label, sizeof(label), "violation (>= %s)", grace);
+		else if (audit->isolation.undecided_summary.count)
+			snprintf(label, sizeof(label), "unknown (identity, switch, cause)");
 		else
 			snprintf(label, sizeof(label), "unknown (identity, missed switch)");
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
@@ -111,9 +121,13 @@ static void write_cause_stats(FILE *out, const struct ca_audit *audit)
 	}
 	fprintf(out, "\n%-38s %7s %11s %11s %11s %11s\n", "windows by cause", "count", "total",
 		"p50", "p99", "max");
-	for (int cause = 0; cause < CA_CAUSE_UNKNOWN; cause++) {
+	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++) {
 		const struct ca_summary *s = &audit->isolation.cause_summary[cause];
 		char t[32], p50[32], p99[32], max[32];
+
+		/* Rows that only some traces have: unknown (no tick events), same-cookie (tags). */
+		if (cause > CA_CAUSE_UNEXPLAINED && !s->count)
+			continue;
 
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n",
 			ca_window_cause_name(cause), s->count, D(s->total_ns, t), D(s->p50_ns, p50),
@@ -244,10 +258,15 @@ static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, 
 			res->runtime_ns ? 100.0 * res->shared_ns / res->runtime_ns : 0.0);
 		return;
 	}
-	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " %s %s\n",
-		name, res->summary.count, D(res->summary.total_ns, t), D(res->summary.max_ns, max),
+	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " %s %s", name,
+		res->summary.count, D(res->summary.total_ns, t), D(res->summary.max_ns, max),
 		res->violations, audit->policy.has_causes ? "violations: unexplained at or over" :
 		"at or over", D(audit->policy.grace_ns, grace));
+	if (res->same_cookie_violations)
+		fprintf(out, ", or of one kernel cookie (%" PRIu64 ")", res->same_cookie_violations);
+	if (res->undecided)
+		fprintf(out, "; %" PRIu64 " of unknown cause", res->undecided);
+	fputc('\n', out);
 	for (int w = 0; w < res->worst_count && w < top && w < 3; w++) {
 		const struct ca_policy_window *pw = &res->worst[w];
 

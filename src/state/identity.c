@@ -96,6 +96,19 @@ bool ca_state_identity(const struct ca_state *state, const struct ca_task *task,
 	return state->assume_unknown_cookie_zero;
 }
 
+bool ca_state_kernel_cookie(const struct ca_state *state, const struct ca_task *task,
+			    uint64_t *cookie)
+{
+	*cookie = 0;
+	if (state->cookie_source == CA_COOKIES_NONE)
+		return false;
+	if (task->is_cookie_known) {
+		*cookie = task->cookie;
+		return true;
+	}
+	return state->assume_unknown_cookie_zero;
+}
+
 /* prctl(PR_SCHED_CORE) ------------------------------------------------------- */
 
 static struct ca_pending_prctl *pending_slot(struct ca_state *state, int pid)

@@ -18,6 +18,7 @@ static void window_on_cpu1(struct trace_text *t, uint64_t leave)
 static void start(struct trace_text *t)
 {
 	sc_switch(t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_tick(t, 0, T0 + 5 * US, 0);	/* a tick event (before any evidence): ticks are told */
 	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
 }
 
