@@ -6,6 +6,10 @@
  * CPU1 runs 200 (cookie 9) from T0.  At 1 ms + 10 us CPU0 switches to 100
  * (cookie 7); CPU1 leaves at @leave.  Each test adds the evidence before.
  */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "scenario.h"
 
 static void window_on_cpu1(struct trace_text *t, uint64_t leave)
@@ -240,6 +244,189 @@ START_TEST(test_no_ipi_events_causes_unknown)
 }
 END_TEST
 
+/*
+ * Without tick events (an ipi event, no tick): CPU1 runs 200 (cookie 9) from
+ * T0; CPU0 switches to 100 (cookie 7) at OPEN; CPU1 leaves LENGTH later,
+ * after EVIDENCE.  A window a tick could explain (no IPI, no local wakeup, at
+ * most CA_TICK_WINDOW_MAX_NS) has an unknown cause: inconclusive from the
+ * grace (200 us) on; a longer one is unexplained; explained ones stay so.
+ */
+#define OPEN (T0 + 1 * MS + 10 * US)
+
+enum evidence { NOTHING, IPI, WAKEUP };
+
+static const struct {
+	enum evidence evidence;
+	uint64_t length;
+	enum ca_window_cause cause;
+	enum ca_window_kind kind;
+	enum ca_exit_code code;
+} tickless_rows[] = {
+	{ NOTHING, 150 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS },
+	{ NOTHING, 2 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN, CA_EXIT_INCONCLUSIVE },
+	{ NOTHING, CA_TICK_WINDOW_MAX_NS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN,
+	  CA_EXIT_INCONCLUSIVE },
+	{ NOTHING, CA_TICK_WINDOW_MAX_NS + 1 * US, CA_CAUSE_UNEXPLAINED, CA_WINDOW_VIOLATION,
+	  CA_EXIT_FAIL },
+	{ NOTHING, 40 * MS, CA_CAUSE_UNEXPLAINED, CA_WINDOW_VIOLATION, CA_EXIT_FAIL },
+	{ IPI, 2 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS },
+	{ IPI, 40 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS },
+	{ WAKEUP, 2 * MS, CA_CAUSE_RESCHED_WAKEUP, CA_WINDOW_SKEW, CA_EXIT_PASS },
+};
+
+static void tickless_window(struct trace_text *t, enum evidence evidence, uint64_t length)
+{
+	sc_switch(t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
+	if (evidence == IPI)
+		sc_ipi(t, 0, T0 + 1 * MS, 0, 1);
+	if (evidence == WAKEUP)
+		sc_wakeup(t, 1, T0 + 500 * US, 200, 300, 1);
+	sc_switch(t, 0, OPEN, 0, "R", 100, true, 0, 7);
+	sc_switch(t, 1, OPEN + length, 200, "R", 0, true, 9, 0);
+	sc_switch(t, 0, OPEN + length + 5 * MS, 100, "S", 0, true, 7, 0);
+}
+
+static const char tickless_reason[] =
+	"1 co-run window (2.000ms) of unknown cause: no tick events in the trace, and a tick "
+	"could explain each (record irq_vectors:local_timer_entry or "
+	"timer:hrtimer_expire_entry)";
+
+static const char tickless_warning[] =
+	"no tick events in the trace: windows with no reschedule IPI or local wakeup are of "
+	"unknown cause up to 15.000ms, the longest a tick explains (record "
+	"irq_vectors:local_timer_entry)";
+
+START_TEST(test_no_tick_events)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	tickless_window(&t, tickless_rows[_i].evidence, tickless_rows[_i].length);
+	ck_assert_int_eq(run(&t, &audit, 0), tickless_rows[_i].code);
+	ck_assert(!audit.info.has_tick_events);
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+			  tickless_rows[_i].length);
+	ck_assert_int_eq(audit.isolation.list[0].cause, tickless_rows[_i].cause);
+	ck_assert_int_eq(audit.isolation.list[0].kind, tickless_rows[_i].kind);
+	ck_assert_uint_eq(audit.isolation.cause_summary[tickless_rows[_i].cause].count, 1);
+	ck_assert_uint_eq(audit.isolation.undecided_summary.count,
+			  tickless_rows[_i].kind == CA_WINDOW_UNKNOWN);
+	ck_assert_int_eq(audit.warning_count, 2);	/* and the text's clock */
+	ck_assert_str_eq(audit.warnings[1], tickless_warning);
+	if (tickless_rows[_i].code == CA_EXIT_INCONCLUSIVE)
+		ck_assert_int_eq(audit.reason_count, 1);
+	if (tickless_rows[_i].length == 2 * MS && tickless_rows[_i].evidence == NOTHING)
+		ck_assert_str_eq(audit.reasons[0], tickless_reason);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* The same trace with one tick event elsewhere: the tick rule decides, as before. */
+START_TEST(test_one_tick_event_tells_ticks)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	window_on_cpu1(&t, T0 + 3 * MS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert(audit.info.has_tick_events);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_uint_eq(audit.isolation.undecided_summary.count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* Audit @t with @rules_text as the rule file. */
+static enum ca_exit_code run_rules(struct trace_text *t, struct ca_audit *audit,
+				   const char *rules_text)
+{
+	char path[] = "/tmp/coreaudit-causes-XXXXXX";
+	int fd = mkstemp(path);
+	struct ca_audit_options opts;
+	enum ca_exit_code code;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));
+	close(fd);
+	test_options(&opts, NULL);
+	opts.assume_unknown_cookie_zero = true;	/* not for the rules: no source, no cookie */
+	opts.rules_path = path;
+	code = audit_text(audit, t, &opts);
+	unlink(path);
+	return code;
+}
+
+/* A rule window a tick could explain, without tick events: unknown, counted apart. */
+START_TEST(test_no_tick_events_rules)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	tickless_window(&t, NOTHING, 2 * MS);
+	ck_assert_int_eq(run_rules(&t, &audit, "tag a comm t100\ntag b comm t200\nisolate a b\n"),
+			 CA_EXIT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
+	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, CA_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(audit.policy.results[0].undecided, 1);
+	ck_assert_uint_eq(audit.policy.results[0].violations, 0);
+	ck_assert_str_eq(audit.reasons[0], "1 co-run window (2.000ms) and 1 rule window of "
+			 "unknown cause: no tick events in the trace, and a tick could explain "
+			 "each (record irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)");
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * Rules against kernel cookies: 100 (rule tag a) on CPU0 beside 200 (tag b)
+ * on CPU1 for 100 us, each with cookie A or B from the probe, or none (no
+ * probe): the same cookie is a violation whatever the length; different
+ * ones, or none known, are judged by the grace (5 ms, no ipi events).
+ */
+static const struct {
+	bool has_probe;
+	uint64_t cookie_a, cookie_b;
+	enum ca_window_cause cause;
+	uint64_t violations;
+	enum ca_exit_code code;
+} rule_cookie_rows[] = {
+	{ true, 5, 5, CA_CAUSE_SAME_COOKIE, 1, CA_EXIT_FAIL },
+	{ true, 0, 0, CA_CAUSE_SAME_COOKIE, 1, CA_EXIT_FAIL },
+	{ true, 5, 9, CA_CAUSE_UNKNOWN, 0, CA_EXIT_PASS },
+	{ false, 0, 0, CA_CAUSE_UNKNOWN, 0, CA_EXIT_PASS },
+};
+
+START_TEST(test_rules_same_kernel_cookie)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	bool has_probe = rule_cookie_rows[_i].has_probe;
+	uint64_t a = rule_cookie_rows[_i].cookie_a, b = rule_cookie_rows[_i].cookie_b;
+
+	sc_switch(&t, 1, T0, 0, "R", 200, has_probe, 0, b);
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, has_probe, 0, a);
+	sc_switch(&t, 1, T0 + 1 * MS + 100 * US, 200, "S", 0, has_probe, b, 0);
+	sc_switch(&t, 0, T0 + 10 * MS, 100, "S", 0, has_probe, a, 0);
+	ck_assert_int_eq(run_rules(&t, &audit, "tag a comm t100\ntag b comm t200\n"
+				   "isolate a b\n"), rule_cookie_rows[_i].code);
+	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
+	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, rule_cookie_rows[_i].cause);
+	ck_assert_uint_eq(audit.policy.results[0].violations, rule_cookie_rows[_i].violations);
+	ck_assert_uint_eq(audit.policy.results[0].same_cookie_violations,
+			  rule_cookie_rows[_i].violations);
+	if (rule_cookie_rows[_i].violations)
+		ck_assert_ptr_nonnull(strstr(audit.reasons[0], ":3: isolate a b: 1 window of one "
+					     "kernel cookie (never kept apart)"));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *causes_suite(void)
 {
 	Suite *s = suite_create("causes");
@@ -252,6 +439,12 @@ Suite *causes_suite(void)
 	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
 	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));
 	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
+	tcase_add_loop_test(tc, test_no_tick_events, 0,
+			    sizeof(tickless_rows) / sizeof(tickless_rows[0]));
+	tcase_add_test(tc, test_one_tick_event_tells_ticks);
+	tcase_add_test(tc, test_no_tick_events_rules);
+	tcase_add_loop_test(tc, test_rules_same_kernel_cookie, 0,
+			    sizeof(rule_cookie_rows) / sizeof(rule_cookie_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -139,6 +139,50 @@ START_TEST(test_tag_inherited_on_fork)
 }
 END_TEST
 
+/*
+ * A task's kernel cookie beside its tag (what tags are checked against): 100
+ * runs with cookie 7 (from the probe, when there is one); 300 is only woken,
+ * its cookie never told.  Unknown cookies are 0 only when assumed so, and
+ * only when the trace has a cookie source at all.
+ */
+static const struct {
+	bool has_probe;
+	bool assume_zero;
+	int pid;
+	bool is_known;
+	uint64_t cookie;
+} kernel_cookie_rows[] = {
+	{ true, false, 100, true, 7 },
+	{ true, false, 300, false, 0 },
+	{ true, true, 300, true, 0 },
+	{ false, true, 100, false, 0 },
+	{ false, false, 300, false, 0 },
+};
+
+START_TEST(test_kernel_cookie_beside_tag)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	uint64_t cookie = 99;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, kernel_cookie_rows[_i].has_probe, 0, 7);
+	sc_marker(&t, 0, T0 + 1 * US, 100, "coreaudit-tag pid=100 tag=a");
+	sc_wakeup(&t, 0, T0 + 1 * MS, 100, 300, 1);
+	sc_switch(&t, 0, T0 + 2 * MS, 100, "S", 0, kernel_cookie_rows[_i].has_probe, 7, 0);
+	test_options(&opts, NULL);
+	opts.identity = CA_IDENTITY_TAG;
+	opts.assume_unknown_cookie_zero = kernel_cookie_rows[_i].assume_zero;
+	audit_text(&audit, &t, &opts);
+	ck_assert_int_eq(ca_state_kernel_cookie(&audit.state,
+						task_of(&audit, kernel_cookie_rows[_i].pid), &cookie),
+			 kernel_cookie_rows[_i].is_known);
+	ck_assert_uint_eq(cookie, kernel_cookie_rows[_i].cookie);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *cookies_suite(void)
 {
 	Suite *s = suite_create("cookies");
@@ -148,6 +192,8 @@ Suite *cookies_suite(void)
 	tcase_add_test(tc, test_prctl_thread_group_scope);
 	tcase_add_test(tc, test_cookie_markers);
 	tcase_add_test(tc, test_tag_inherited_on_fork);
+	tcase_add_loop_test(tc, test_kernel_cookie_beside_tag, 0,
+			    sizeof(kernel_cookie_rows) / sizeof(kernel_cookie_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
  * gives cookies.
  */
 #include <stdio.h>
+#include <string.h>
 #include "scenario.h"
 
 /* CPU0 runs A (cookie ca) and CPU1 runs B (cookie cb) from T0+a_start/b_start to +len. */
@@ -253,6 +254,101 @@ START_TEST(test_smt4_pairs)
 }
 END_TEST
 
+/*
+ * Tags against kernel cookies: 100 (tag a) runs on CPU0 from 10 us; 200 (tag
+ * b) arrives on CPU1 at 1 ms, next to it for LENGTH.  Cookies come from the
+ * probe (A and B), from prctl (100 creates one, then shares it with 200, or
+ * creates one for 200), or nowhere.  With KICK, CPU1's pick sends CPU0 a
+ * reschedule IPI (and the trace has ipi events: a 200 us grace, else 5 ms).
+ * One kernel cookie: a violation whatever the length or the cause.
+ */
+enum cookies { PROBE, PRCTL_SHARED, PRCTL_APART, NO_SOURCE };
+
+static const struct {
+	enum cookies cookies;
+	uint64_t cookie_a, cookie_b;
+	bool has_kick;
+	uint64_t length;
+	enum ca_window_cause cause;
+	enum ca_window_kind kind;
+	enum ca_exit_code code;
+	const char *checked_against;
+} tag_rows[] = {
+	{ PROBE, 0, 0, false, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	  "probe" },
+	{ PROBE, 5, 5, true, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	  "probe" },
+	{ PROBE, 5, 9, false, 100 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS, "probe" },
+	{ PROBE, 5, 9, true, 3 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS, "probe" },
+	{ PROBE, 5, 9, false, 6 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	  "probe" },
+	{ PRCTL_SHARED, 0, 0, false, 1 * MS, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION,
+	  CA_EXIT_FAIL, "prctl" },
+	{ PRCTL_APART, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS,
+	  "prctl" },
+	{ NO_SOURCE, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS,
+	  "none" },
+};
+
+static void tagged_pair(struct trace_text *t, enum cookies cookies, uint64_t a, uint64_t b,
+			bool has_kick, uint64_t length)
+{
+	bool probe = cookies == PROBE;
+
+	sc_switch(t, 0, T0 + 10 * US, 0, "R", 100, probe, 0, a);
+	sc_marker(t, 0, T0 + 20 * US, 100, "coreaudit-tag pid=100 tag=a");
+	sc_marker(t, 0, T0 + 30 * US, 100, "coreaudit-tag pid=200 tag=b");
+	if (cookies == PRCTL_SHARED || cookies == PRCTL_APART)
+		sc_prctl(t, 0, T0 + 100 * US, 100, 1, 0, 0, 0);		/* CREATE */
+	if (cookies == PRCTL_SHARED)
+		sc_prctl(t, 0, T0 + 200 * US, 100, 2, 200, 0, 0);	/* SHARE_TO 200 */
+	if (cookies == PRCTL_APART)
+		sc_prctl(t, 0, T0 + 200 * US, 100, 1, 200, 0, 0);	/* CREATE for 200 */
+	if (has_kick)
+		sc_ipi(t, 1, T0 + 1 * MS - 5 * US, 0, 0);
+	sc_switch(t, 1, T0 + 1 * MS, 0, "R", 200, probe, 0, b);
+	sc_switch(t, 0, T0 + 1 * MS + length, 100, "S", 0, probe, a, 0);
+	sc_switch(t, 1, T0 + 30 * MS, 200, "S", 0, probe, b, 0);
+}
+
+START_TEST(test_tags_against_kernel_cookies)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	bool has_warning = false;
+
+	tagged_pair(&t, tag_rows[_i].cookies, tag_rows[_i].cookie_a, tag_rows[_i].cookie_b,
+		    tag_rows[_i].has_kick, tag_rows[_i].length);
+	test_options(&opts, NULL);
+	opts.identity = CA_IDENTITY_TAG;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), tag_rows[_i].code);
+	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source),
+			 tag_rows[_i].checked_against);
+	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+			  tag_rows[_i].length);
+	ck_assert_int_eq(audit.isolation.list[0].cause, tag_rows[_i].cause);
+	ck_assert_int_eq(audit.isolation.list[0].kind, tag_rows[_i].kind);
+	for (int i = 0; i < audit.warning_count; i++)
+		has_warning |= !strcmp(audit.warnings[i], "tags could not be checked against "
+				       "kernel cookies: the trace has none (no cs_switch probe, "
+				       "prctl events or coreaudit-cookie markers); their windows "
+				       "are judged by cause or grace alone");
+	ck_assert_int_eq(has_warning, tag_rows[_i].cookies == NO_SOURCE);
+	if (tag_rows[_i].cause == CA_CAUSE_SAME_COOKIE) {
+		ck_assert_int_eq(audit.reason_count, 1);
+		ck_assert_str_eq(audit.reasons[0], tag_rows[_i].cookies == PROBE ?
+				 "1 co-run window (100.0us) of different tags between tasks of one "
+				 "kernel cookie (cookies from probe): the kernel never kept them apart" :
+				 "1 co-run window (1.000ms) of different tags between tasks of one "
+				 "kernel cookie (cookies from prctl): the kernel never kept them apart");
+	}
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *isolation_suite(void)
 {
 	Suite *s = suite_create("isolation");
@@ -268,6 +364,8 @@ Suite *isolation_suite(void)
 	tcase_add_test(tc, test_probe_paired_across_interleaving);
 	tcase_add_test(tc, test_unknown_cookies_inconclusive);
 	tcase_add_test(tc, test_smt4_pairs);
+	tcase_add_loop_test(tc, test_tags_against_kernel_cookies, 0,
+			    sizeof(tag_rows) / sizeof(tag_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
