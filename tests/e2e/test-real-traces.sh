@@ -8,7 +8,15 @@
 #  - forced idle: per workload task, coreaudit's kernel-terms figure within 2%
 #    of the kernel's own core_forceidle_sum on d-cookies, d-prctl and d-mixed,
 #    and exactly 0 on d-nocookies (no cookies, no forced idle);
-#  - d-prctl: cookies rebuilt from prctl give the two groups distinct cookies.
+#  - d-prctl: cookies rebuilt from prctl give the two groups distinct cookies;
+#  - tags against kernel cookies: on d-nocookies (no cookies set, the probe
+#    says every task has cookie 0) the groups declared apart by coreaudit-tag
+#    markers share the core in windows the kernel never tried to end: every
+#    one a violation, with or without ipi events; on d-cookies the same tags
+#    match different cookies and pass;
+#  - without tick events (their lines taken out of the report text), no trace
+#    of this correct kernel fails: windows a tick could explain have an
+#    unknown cause (inconclusive, naming the events to record).
 # One d-smt4 task misses its 8% forced-idle bound (README, Accuracy): d-smt4's
 # forced idle is not here.
 . "$(dirname "$0")/tap.sh"
@@ -62,4 +70,52 @@ check "d-prctl: in judged windows the two groups have one distinct non-zero cook
 	+ [len({t['cookie'] for w in d['windows']['list'] if w['kind'] != 'unknown'
 	for t in w['tasks'] if t['pid'] in (66, 67)})]" < "$tap_tmp/d-prctl.json")" = \
 	"[(66, True), (67, True), 2]"
+# Tags against kernel cookies: the trace.dat, and its report text without ipi events.
+same_cookie="co-run windows (2.027s) of different tags between tasks of one kernel cookie \
+(cookies from probe): the kernel never kept them apart"
+expect_exit 1 "d-nocookies --tags markers: the kernel never kept the groups apart" \
+	"$coreaudit" audit -t 0,1 --tags markers --json "$traces/d-nocookies.dat"
+check "d-nocookies --tags markers: 1550 same-cookie violations, checked against the probe" \
+	test "$(json_get "(d['violations'], d['windows']['by_cause']['same-cookie']['count'],
+	d['trace']['tags_checked_against'], d['reasons'])" < "$tap_tmp/out")" = \
+	"(1550, 1550, 'probe', ['1550 $same_cookie'])"
+expect_exit 0 "d-cookies --tags markers: the tags match different cookies" \
+	"$coreaudit" audit -t 0,1 --tags markers "$traces/d-cookies.dat"
+check "d-cookies --tags markers: the report says what the tags were checked against" \
+	grep -qx "  tags checked against kernel cookies: probe" "$tap_tmp/out"
+
+if ! command -v trace-cmd > /dev/null; then
+	skip "trace-cmd is not installed: no report text without ipi or tick events"
+	exit 0
+fi
+trace-cmd report -i "$traces/d-nocookies.dat" 2> /dev/null | grep -v ipi_send \
+	> "$tap_tmp/nocookies-noipi.txt"
+expect_exit 1 "d-nocookies without ipi events, --tags markers: the groups were never kept apart" \
+	"$coreaudit" audit -t 0,1 --tags markers "$tap_tmp/nocookies-noipi.txt"
+check "d-nocookies without ipi events: every window a same-cookie violation" \
+	grep -qx "  - 1550 $same_cookie" "$tap_tmp/out"
+
+# Without tick events: each trace's verdict, and the reason where a tick could
+# have explained a window (FILE TOPOLOGY|- EXIT [REASON]).
+undecided="of unknown cause: no tick events in the trace, and a tick could explain each \
+(record irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)"
+while read -r file topology code reason; do
+	name=$(basename "$file" .dat)
+	[ "$topology" = - ] && topology=""
+	trace-cmd report -i "$file" 2> /dev/null |
+		grep -v "local_timer_entry\|hrtimer_expire_entry" > "$tap_tmp/$name-notick.txt"
+	expect_exit "$code" "$name without tick events: never fail" "$coreaudit" audit \
+		${topology:+-t "$topology"} --unknown-cookie zero "$tap_tmp/$name-notick.txt"
+	[ -z "$reason" ] || check "$name without tick events: $reason $undecided" \
+		grep -qxF "  - $reason $undecided" "$tap_tmp/out"
+done <<EOF
+$traces/d-cookies.dat 0,1 4 1 co-run window (396.0us)
+$traces/d-nocookies.dat 0,1 0
+$traces/d-prctl.dat 0,1 4
+$traces/d-mixed.dat 0,1 0
+$traces/d-smt4.dat 0-3 4 20 co-run windows (34.947ms)
+$top_srcdir/examples/coresched-cookies.dat - 0
+$top_srcdir/examples/coresched-nocookies.dat - 0
+$top_srcdir/examples/tenants-shared-core.dat - 4
+EOF
 exit 0
