@@ -496,6 +496,10 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 			}
 		}
 	}
+	/* A CPU unobserved at the end answers its pending windows with that. */
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
+		if (state->cpus[cpu].uncertain_to == end_ts && iso->pending_count)
+			confirm_cpu(iso, &state->cpus[cpu], cpu, end_ts);
 	for (size_t i = 0; i < iso->pending_count; i++)
 		finalize_window(iso, &iso->pending[i].window);
 	iso->pending_count = 0;

@@ -170,15 +170,35 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
-static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
-			 uint64_t ts)
+/*
+ * Where what ran on @core is known up to, when the window closes at @ts: a
+ * sibling that just turned out unobserved (a gap, a missed switch) is known
+ * only up to where that began.
+ */
+static uint64_t known_until(const struct ca_state *state, int core, uint64_t start, uint64_t ts)
 {
-	struct ca_policy_window w = { .core = core, .start = res->since[core], .end = ts,
+	uint64_t until = ts;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (c->uncertain_to == ts && c->uncertain_from < until)
+			until = c->uncertain_from > start ? c->uncertain_from : start;
+	}
+	return until;
+}
+
+static void close_window(struct ca_policy *policy, const struct ca_state *state,
+			 struct ca_policy_result *res, int core, uint64_t ts)
+{
+	struct ca_policy_window w = { .core = core, .start = res->since[core],
 				      .pids = { res->pids[core][0], res->pids[core][1] },
 				      .cause = CA_CAUSE_UNKNOWN };
 	struct ca_leaving *leaving = &res->leaving[core];
 
 	res->is_together[core] = false;
+	ts = known_until(state, core, w.start, ts);	/* what is beyond is not judged */
+	w.end = ts;
 	if (ts <= w.start)
 		return;
 	if (policy->has_causes) {	/* else unknown: the grace alone decides */
@@ -203,7 +223,7 @@ static void step_relation(struct ca_policy *policy, const struct ca_state *state
 
 	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
 				       pids[1] != res->pids[core][1]))
-		close_window(policy, res, core, ts);
+		close_window(policy, state, res, core, ts);
 	if (is_now && !res->is_together[core]) {
 		res->is_together[core] = true;
 		res->since[core] = ts;
@@ -288,7 +308,7 @@ static void policy_finish(struct ca_check *check, const struct ca_state *state, 
 
 		for (int core = 0; core < state->topo.core_count; core++)
 			if (res->is_together[core])
-				close_window(policy, res, core, end_ts);
+				close_window(policy, state, res, core, end_ts);
 		res->summary = ca_durations_summary(&res->windows);
 	}
 }

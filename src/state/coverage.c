@@ -1,0 +1,107 @@
+/*
+ * coverage.c - the stretches in which a CPU was not observed (coverage.h).
+ *
+ * Pure bookkeeping per CPU: state.c says which event is whose, and turns a
+ * stretch found here into unknown state for the checks.
+ */
+#include <string.h>
+
+#include "coreaudit/coverage.h"
+
+static const char *const why_names[CA_UNOBSERVED_WHY_COUNT] = {
+	[CA_UNOBSERVED_NEVER_SEEN] = "never-seen",
+	[CA_UNOBSERVED_SILENT] = "silent",
+	[CA_UNOBSERVED_LOST] = "lost-events",
+	[CA_UNOBSERVED_DAMAGE] = "damaged-data",
+	[CA_UNOBSERVED_STREAM_END] = "stream-ends",
+	[CA_UNOBSERVED_MISSED_SWITCH] = "missed-switch",
+};
+
+const char *ca_unobserved_why_name(enum ca_unobserved_why why)
+{
+	return (unsigned int)why < CA_UNOBSERVED_WHY_COUNT ? why_names[why] : "?";
+}
+
+void ca_coverage_demand(struct ca_cpu_coverage *cov, enum ca_demand kind, uint64_t ts)
+{
+	if (!cov->has_demand) {
+		cov->has_demand = true;
+		cov->demand_since = ts;
+		memset(cov->demands, 0, sizeof(cov->demands));
+	}
+	cov->demands[kind]++;
+}
+
+void ca_coverage_add(struct ca_cpu_coverage *cov, const struct ca_stretch *stretch)
+{
+	uint64_t length = stretch->to > stretch->from ? stretch->to - stretch->from : 0;
+
+	struct ca_stretch *longest = &cov->longest[stretch->why];
+
+	cov->unobserved_ns += length;
+	cov->why_ns[stretch->why] += length;
+	if (!cov->why_count[stretch->why]++ || length > longest->to - longest->from)
+		*longest = *stretch;
+}
+
+/* The silence from @since to @to, unobserved: what went unanswered in it. */
+static void add_silence(struct ca_cpu_coverage *cov, uint64_t since, uint64_t to, bool is_end)
+{
+	struct ca_stretch stretch = { .from = since, .to = to, .is_to_end = is_end,
+				      .why = CA_UNOBSERVED_SILENT };
+
+	memcpy(stretch.demands, cov->demands, sizeof(stretch.demands));
+	ca_coverage_add(cov, &stretch);
+}
+
+static bool is_unanswered(const struct ca_cpu_coverage *cov, uint64_t ts)
+{
+	return cov->has_demand && ts > cov->demand_since &&
+	       ts - cov->demand_since > CA_RESPONSE_NS;
+}
+
+bool ca_coverage_own_event(struct ca_cpu_coverage *cov, uint64_t since, uint64_t ts)
+{
+	bool is_unobserved = is_unanswered(cov, ts);
+
+	if (is_unobserved)
+		add_silence(cov, since, ts, false);
+	cov->has_demand = false;
+	return is_unobserved;
+}
+
+void ca_coverage_end_stream(struct ca_cpu_coverage *cov, uint64_t at, uint64_t offset,
+			    uint64_t bytes)
+{
+	if (cov->is_ended)
+		return;
+	cov->is_ended = true;
+	cov->ended_at = at;
+	cov->ended_offset = offset;
+	cov->ended_bytes = bytes;
+}
+
+bool ca_coverage_finish(struct ca_cpu_coverage *cov, bool has_events, uint64_t since,
+			uint64_t end, uint64_t *from)
+{
+	struct ca_stretch stretch = { .to = end, .is_to_end = true };
+
+	if (!has_events) {
+		stretch.from = since;
+		stretch.why = CA_UNOBSERVED_NEVER_SEEN;
+	} else if (cov->is_ended) {
+		stretch.from = cov->ended_at;
+		stretch.why = CA_UNOBSERVED_STREAM_END;
+		stretch.offset = cov->ended_offset;
+		stretch.bytes = cov->ended_bytes;
+	} else if (is_unanswered(cov, end)) {
+		add_silence(cov, since, end, true);
+		*from = since;
+		return true;
+	} else {
+		return false;
+	}
+	ca_coverage_add(cov, &stretch);
+	*from = stretch.from;
+	return true;
+}
