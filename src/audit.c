@@ -298,6 +298,17 @@ static void judge_unknowns(struct ca_audit *audit)
 			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
 					      sizeof(a)),
 			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->rules.relations[r];
+		uint64_t count = audit->policy.results[r].unknown;
+
+		if (count)
+			add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
+				   "judged: a CPU of the core was unobserved around %s",
+				   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				   (unsigned long long)count, count == 1 ? "" : "s",
+				   count == 1 ? "it" : "them");
+	}
 	if (!strcmp(audit->info.clock, "local"))
 		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
 			   "guaranteed (record with -C mono)");

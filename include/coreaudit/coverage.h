@@ -25,6 +25,14 @@
  */
 #define CA_RESPONSE_NS 100000000ull
 
+/*
+ * How long before a co-run window its cause can lie: a reschedule request
+ * from a sibling's pick, a wakeup, or a tick (one period at HZ=100).  A window
+ * whose core had a CPU unobserved from that long before it until it ended
+ * has a cause the trace may have lost: it is not judged.
+ */
+#define CA_CAUSE_HORIZON_NS 10000000ull
+
 enum ca_unobserved_why {
 	CA_UNOBSERVED_NEVER_SEEN,	/* the topology names it; the trace never shows it */
 	CA_UNOBSERVED_SILENT,		/* silent while others' events demanded it */
@@ -54,6 +62,12 @@ struct ca_stretch {
 	uint32_t demands[CA_DEMAND_COUNT];	/* CA_UNOBSERVED_SILENT: what went unanswered */
 };
 
+/* A stretch's bounds, kept for every stretch in time order. */
+struct ca_span {
+	uint64_t from;
+	uint64_t to;
+};
+
 struct ca_cpu_coverage {
 	bool has_demand;	/* since this CPU's last own event */
 	uint64_t demand_since;
@@ -67,6 +81,10 @@ struct ca_cpu_coverage {
 	uint64_t why_ns[CA_UNOBSERVED_WHY_COUNT];
 	uint32_t why_count[CA_UNOBSERVED_WHY_COUNT];
 	struct ca_stretch longest[CA_UNOBSERVED_WHY_COUNT];
+	struct ca_span *spans;	/* every stretch */
+	uint32_t span_count;
+	uint32_t span_capacity;
+	bool has_lost_spans;	/* out of memory: assume unobserved anywhere */
 };
 
 /** ca_coverage_demand() - an event of another CPU at @ts aimed at this one */
@@ -96,6 +114,15 @@ void ca_coverage_end_stream(struct ca_cpu_coverage *cov, uint64_t at, uint64_t o
  */
 bool ca_coverage_finish(struct ca_cpu_coverage *cov, bool has_events, uint64_t since,
 			uint64_t end, uint64_t *from);
+
+/**
+ * ca_coverage_overlaps() - whether the CPU was unobserved at any time in
+ *                          [@from, @to)
+ */
+bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to);
+
+/** ca_coverage_free() - release the stretch list */
+void ca_coverage_free(struct ca_cpu_coverage *cov);
 
 /** ca_unobserved_why_name() - Return: a short name, as in the JSON ("silent", ...). */
 const char *ca_unobserved_why_name(enum ca_unobserved_why why);

@@ -144,6 +144,24 @@ bool ca_state_first_identity(const struct ca_state *state, const struct ca_task 
  */
 bool ca_state_cookie_in_flight(const struct ca_state *state, int pid);
 
+/**
+ * ca_state_core_unobserved() - whether a CPU of @core was unobserved at any
+ *                              time from @from until @to, or, @has_causes,
+ *                              from CA_CAUSE_HORIZON_NS before @from: a
+ *                              window there may have lost its cause with
+ *                              that CPU's events (known once
+ *                              ca_state_core_settled() says so)
+ */
+bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
+			      uint64_t to, bool has_causes);
+
+/**
+ * ca_state_core_settled() - whether every CPU of @core has shown an event at
+ *                           or after @ts: what coverage says of the time
+ *                           before @ts no longer changes
+ */
+bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts);
+
 /** ca_state_cpu_task() - Return: the task running on @cpu, or NULL (idle or unknown). */
 const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu);
 

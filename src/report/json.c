@@ -213,7 +213,8 @@ static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
 	}
 	fputs("\"windows\": ", out);
 	write_summary(out, &res->summary);
-	fprintf(out, ", \"violations\": %" PRIu64 ", \"worst\": [", res->violations);
+	fprintf(out, ", \"violations\": %" PRIu64 ", \"unknown\": %" PRIu64 ", \"worst\": [",
+		res->violations, res->unknown);
 	for (int w = 0; w < res->worst_count; w++)
 		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pids\": [%d, %d], \"cause\": \"%s\"}", w ? ", " : "", res->worst[w].core,

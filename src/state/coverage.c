@@ -4,6 +4,7 @@
  * Pure bookkeeping per CPU: state.c says which event is whose, and turns a
  * stretch found here into unknown state for the checks.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "coreaudit/coverage.h"
@@ -32,12 +33,59 @@ void ca_coverage_demand(struct ca_cpu_coverage *cov, enum ca_demand kind, uint64
 	cov->demands[kind]++;
 }
 
+static void keep_span(struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
+{
+	if (cov->span_count == cov->span_capacity) {
+		uint32_t capacity = cov->span_capacity ? cov->span_capacity * 2 : 8;
+		struct ca_span *spans = realloc(cov->spans, capacity * sizeof(*spans));
+
+		if (!spans) {
+			cov->has_lost_spans = true;
+			return;
+		}
+		cov->spans = spans;
+		cov->span_capacity = capacity;
+	}
+	cov->spans[cov->span_count++] = (struct ca_span){ from, to };
+}
+
+bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
+{
+	uint32_t low = 0, high = cov->span_count;
+
+	if (cov->has_lost_spans)
+		return true;
+	/* Stretches end at the CPU's own events, in time order: the first ending after @from. */
+	while (low < high) {
+		uint32_t mid = low + (high - low) / 2;
+
+		if (cov->spans[mid].to > from)
+			high = mid;
+		else
+			low = mid + 1;
+	}
+	for (uint32_t i = low; i < cov->span_count && cov->spans[i].from < to; i++)
+		if (cov->spans[i].to > from)
+			return true;
+	return false;
+}
+
+void ca_coverage_free(struct ca_cpu_coverage *cov)
+{
+	free(cov->spans);
+	cov->spans = NULL;
+	cov->span_count = 0;
+	cov->span_capacity = 0;
+}
+
 void ca_coverage_add(struct ca_cpu_coverage *cov, const struct ca_stretch *stretch)
 {
 	uint64_t length = stretch->to > stretch->from ? stretch->to - stretch->from : 0;
 
 	struct ca_stretch *longest = &cov->longest[stretch->why];
 
+	if (length)
+		keep_span(cov, stretch->from, stretch->to);
 	cov->unobserved_ns += length;
 	cov->why_ns[stretch->why] += length;
 	if (!cov->why_count[stretch->why]++ || length > longest->to - longest->from)

@@ -26,8 +26,10 @@ int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
 void ca_state_free(struct ca_state *state)
 {
 	ca_tasks_free(&state->tasks);
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
 		free(state->cpus[cpu].queued);
+		ca_coverage_free(&state->cpus[cpu].coverage);
+	}
 	free(state->checks);
 	state->checks = NULL;
 }
@@ -86,6 +88,30 @@ const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu)
 	if (c->run != CA_CPU_TASK)
 		return NULL;
 	return &state->tasks.items[c->task_index];
+}
+
+bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
+			      uint64_t to, bool has_causes)
+{
+	uint64_t since = !has_causes ? from : from > CA_CAUSE_HORIZON_NS ?
+			 from - CA_CAUSE_HORIZON_NS : 0;
+
+	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++)
+		if (ca_coverage_overlaps(&state->cpus[state->topo.siblings[core][i]].coverage,
+					 since, to))
+			return true;
+	return false;
+}
+
+bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts)
+{
+	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (!c->has_events || c->last_ts < ts)
+			return false;
+	}
+	return true;
 }
 
 /* Run queues ---------------------------------------------------------------- */
