@@ -42,6 +42,7 @@ struct ca_policy_result {
 	uint64_t violations;
 	uint64_t same_cookie_violations;	/* of them: two tasks of one kernel cookie */
 	uint64_t undecided;	/* of unknown cause (no tick events) at or over the grace */
+	uint64_t unknown;	/* would be violations, but a CPU of the core was unobserved */
 	struct ca_policy_window worst[CA_POLICY_WORST];	/* longest first */
 	int worst_count;
 	/* together: G's runtime, and the part of it beside another G task */
@@ -60,6 +61,12 @@ struct ca_policy_task {
 	int tgid;
 };
 
+/* A window that would be a violation, judged when the trace ends (coverage.h). */
+struct ca_policy_suspect {
+	struct ca_policy_result *res;
+	struct ca_policy_window window;
+};
+
 struct ca_policy {
 	struct ca_check base;
 	const struct ca_rules *rules;
@@ -74,6 +81,9 @@ struct ca_policy {
 	struct ca_policy_task *tasks;
 	uint32_t task_count;
 	uint32_t task_capacity;
+	struct ca_policy_suspect *suspects;
+	size_t suspect_count;
+	size_t suspect_capacity;
 };
 
 /** ca_policy_init() - Return: 0, or -ENOMEM. */
