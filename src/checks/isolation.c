@@ -544,18 +544,6 @@ static void isolation_update(struct ca_check *check, const struct ca_state *stat
 			update_pair(iso, state, core, i, j, ts);
 }
 
-/* The kept windows in time order (those judged at the end were kept last). */
-static int compare_start(const void *a, const void *b)
-{
-	const struct ca_window *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->core != y->core)
-		return x->core - y->core;
-	return x->cpus[0] != y->cpus[0] ? x->cpus[0] - y->cpus[0] : x->cpus[1] - y->cpus[1];
-}
-
 static void isolation_finish(struct ca_check *check, const struct ca_state *state,
 			     uint64_t end_ts)
 {
@@ -596,7 +584,6 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 		refine_identity(state, &iso->list[i].tasks[0], true);
 		refine_identity(state, &iso->list[i].tasks[1], true);
 	}
-	qsort(iso->list, iso->list_count, sizeof(*iso->list), compare_start);
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)

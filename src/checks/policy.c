@@ -192,13 +192,15 @@ static uint64_t known_until(const struct ca_state *state, int core, uint64_t sta
  * A would-be violation whose core had a CPU unobserved around it may have
  * lost its cause with that CPU's events: unknown, not a violation.
  */
-static void judge_suspect(const struct ca_policy *policy, const struct ca_state *state,
+static void judge_suspect(struct ca_policy *policy, const struct ca_state *state,
 			  struct ca_policy_result *res, const struct ca_policy_window *w)
 {
-	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes))
+	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes)) {
 		res->unknown++;
-	else
-		res->violations++;
+		return;
+	}
+	res->violations++;
+	policy->per_core_violations[w->core]++;
 }
 
 /* Until every CPU of its core has shown an event past it. */
