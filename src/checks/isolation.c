@@ -14,6 +14,7 @@
 
 #include "coreaudit/isolation.h"
 #include "coreaudit/state.h"
+#include "util/grow.h"
 
 static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_SKEW] = "skew",
@@ -192,15 +193,9 @@ static bool is_same_identity(const struct ca_window *window)
 
 static int defer_window(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->deferred_count == iso->deferred_capacity) {
-		size_t capacity = iso->deferred_capacity ? iso->deferred_capacity * 2 : 16;
-		struct ca_window *deferred = realloc(iso->deferred, capacity * sizeof(*deferred));
-
-		if (!deferred)
-			return -ENOMEM;
-		iso->deferred = deferred;
-		iso->deferred_capacity = capacity;
-	}
+	if (ca_grow(&iso->deferred, iso->deferred_count, &iso->deferred_capacity,
+		    sizeof(*iso->deferred)))
+		return -ENOMEM;
 	iso->deferred[iso->deferred_count++] = *window;
 	return 0;
 }
@@ -279,15 +274,9 @@ static bool is_violation(const struct ca_isolation *iso, const struct ca_window 
 /* Windows that would be violations, until every CPU of their core has shown past them. */
 static int keep_suspect(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->suspect_count == iso->suspect_capacity) {
-		size_t capacity = iso->suspect_capacity ? iso->suspect_capacity * 2 : 16;
-		struct ca_window *suspects = realloc(iso->suspects, capacity * sizeof(*suspects));
-
-		if (!suspects)
-			return -ENOMEM;
-		iso->suspects = suspects;
-		iso->suspect_capacity = capacity;
-	}
+	if (ca_grow(&iso->suspects, iso->suspect_count, &iso->suspect_capacity,
+		    sizeof(*iso->suspects)))
+		return -ENOMEM;
 	iso->suspects[iso->suspect_count++] = *window;
 	return 0;
 }
@@ -348,16 +337,9 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 
 static int push_pending(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->pending_count == iso->pending_capacity) {
-		size_t capacity = iso->pending_capacity ? iso->pending_capacity * 2 : 16;
-		struct ca_pending_window *pending = realloc(iso->pending,
-							    capacity * sizeof(*pending));
-
-		if (!pending)
-			return -ENOMEM;
-		iso->pending = pending;
-		iso->pending_capacity = capacity;
-	}
+	if (ca_grow(&iso->pending, iso->pending_count, &iso->pending_capacity,
+		    sizeof(*iso->pending)))
+		return -ENOMEM;
 	iso->pending[iso->pending_count++] = (struct ca_pending_window){ .window = *window };
 	return 0;
 }
