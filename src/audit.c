@@ -47,30 +47,50 @@ const char *ca_verdict_name(enum ca_verdict verdict)
 	return "inconclusive";
 }
 
-static void add_reason_v(struct ca_audit *audit, const char *fmt, va_list args)
+static struct ca_reason *add_reason_v(struct ca_audit *audit, const char *fmt, va_list args)
 {
-	if (audit->reason_count == CA_MAX_REASONS)
-		return;
-	vsnprintf(audit->reasons[audit->reason_count++], sizeof(audit->reasons[0]), fmt, args);
+	struct ca_reason *reason = &audit->reason_spare;
+
+	if (audit->reason_count == CA_MAX_REASONS) {
+		audit->reasons_dropped++;
+	} else {
+		vsnprintf(audit->reasons[audit->reason_count], sizeof(audit->reasons[0]), fmt,
+			  args);
+		reason = &audit->reason_info[audit->reason_count++];
+	}
+	*reason = (struct ca_reason){ .cpu = -1, .pid = -1 };
+	return reason;
 }
 
-void ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
+struct ca_reason *ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
 {
+	struct ca_reason *reason;
 	va_list args;
 
 	va_start(args, fmt);
-	add_reason_v(audit, fmt, args);
+	reason = add_reason_v(audit, fmt, args);
 	va_end(args);
+	return reason;
 }
 
-static void add_reason(struct ca_audit *audit, const char *fmt, ...)
+void ca_reason_measure(struct ca_reason *reason, const char *check, double value,
+		       const char *unit)
 {
-	va_list args;
-
-	va_start(args, fmt);
-	add_reason_v(audit, fmt, args);
-	va_end(args);
+	reason->check = check;
+	reason->has_value = unit != NULL;
+	reason->value = value;
+	reason->unit = unit;
 }
+
+void ca_reason_limit(struct ca_reason *reason, double threshold, const char *unit)
+{
+	reason->has_threshold = true;
+	reason->threshold = threshold;
+	reason->threshold_unit = unit;
+}
+
+#define add_reason ca_audit_add_reason
+#define S(count) ((count) == 1 ? "" : "s")
 
 static void add_warning(struct ca_audit *audit, const char *fmt, ...)
 {
@@ -202,73 +222,126 @@ static void summarise(struct ca_audit *audit)
 	}
 	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
 	ca_observed_sum(audit);
-	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
-		if (audit->forcedidle.tasks[i].longest_starved_ns > audit->max_starved_ns)
-			audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
+	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++) {
+		if (audit->forcedidle.tasks[i].longest_starved_ns <= audit->max_starved_ns)
+			continue;
+		audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
+		audit->max_starved_pid = audit->forcedidle.tasks[i].pid;
+	}
+}
+
+/* Tags declared apart, one kernel cookie: the kernel never kept them apart. */
+static void judge_same_cookie(struct ca_audit *audit)
+{
+	const struct ca_summary *same = &audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE];
+	struct ca_reason *reason;
+	char a[32];
+
+	if (!same->count)
+		return;
+	reason = add_reason(audit, "%llu co-run window%s (%s) of different tags between tasks of "
+			    "one kernel cookie (cookies from %s): the kernel never kept them apart",
+			    (unsigned long long)same->count, S(same->count),
+			    ca_format_duration(same->total_ns, a, sizeof(a)),
+			    ca_cookie_source_name(audit->state.cookie_source));
+	ca_reason_measure(reason, "isolation", (double)same->count, "windows");
+}
+
+static void judge_isolation(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count -
+			      audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count;
+	bool has_causes = audit->isolation.has_causes;
+	struct ca_reason *reason;
+	char a[32];
+
+	judge_same_cookie(audit);
+	if (!violations)
+		return;
+	reason = add_reason(audit, "%llu co-run window%s of different %s%s at or over the grace "
+			    "period (%s)%s", (unsigned long long)violations, S(violations),
+			    opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
+			    has_causes ? ": unexplained" : "",
+			    ca_format_duration(opts->grace_ns, a, sizeof(a)),
+			    has_causes && opts->max_transition_ns ?
+			    ", or explained over --max-transition" : "");
+	ca_reason_measure(reason, "isolation", (double)violations, "windows");
+	ca_reason_limit(reason, (double)opts->grace_ns, "ns");
 }
 
 /* A rule's windows of one kernel cookie fail whatever their length; the others by the grace. */
-static void add_rule_reason(struct ca_audit *audit, int r)
+static struct ca_reason *add_rule_reason(struct ca_audit *audit, int r)
 {
+	const struct ca_policy *policy = &audit->policy;
 	const struct ca_relation *rel = &audit->rules.relations[r];
-	const struct ca_policy_result *res = &audit->policy.results[r];
-	uint64_t same = res->same_cookie_violations, other = res->violations - same;
-	char name[CA_REASON_LEN], grace[32], others[120] = "";
+	uint64_t same = policy->results[r].same_cookie_violations;
+	uint64_t other = policy->results[r].violations - same;
+	char name[CA_REASON_LEN], grace[32], others[120];
 
 	snprintf(name, sizeof(name), "%s:%d: %s %s%s%s", audit->rules.path, rel->line,
 		 ca_relation_kind_name(rel->kind), audit->rules.names[rel->tags[0]],
 		 rel->tags[1] >= 0 ? " " : "",
 		 rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "");
 	snprintf(others, sizeof(others), "%llu window%s %sat or over %s%s",
-		 (unsigned long long)other, other == 1 ? "" : "s",
-		 audit->policy.has_causes ? "unexplained " : "",
-		 ca_format_duration(audit->policy.grace_ns, grace, sizeof(grace)),
-		 audit->policy.has_causes && audit->opts.max_transition_ns ?
+		 (unsigned long long)other, S(other), policy->has_causes ? "unexplained " : "",
+		 ca_format_duration(policy->grace_ns, grace, sizeof(grace)),
+		 policy->has_causes && audit->opts.max_transition_ns ?
 		 ", or explained over --max-transition" : "");
 	if (!same)
-		add_reason(audit, "%s: %s", name, others);
-	else
-		add_reason(audit, "%s: %llu window%s of one kernel cookie (never kept apart)%s%s",
-			   name, (unsigned long long)same, same == 1 ? "" : "s",
-			   other ? ", " : "", other ? others : "");
+		return add_reason(audit, "%s: %s", name, others);
+	return add_reason(audit, "%s: %llu window%s of one kernel cookie (never kept apart)%s%s",
+			  name, (unsigned long long)same, S(same), other ? ", " : "",
+			  other ? others : "");
+}
+
+static void judge_rules(struct ca_audit *audit)
+{
+	const struct ca_policy *policy = &audit->policy;
+	struct ca_reason *reason;
+
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->rules.relations[r];
+		uint64_t count = policy->results[r].violations;
+
+		if (!count || rel->kind == CA_RELATION_TOGETHER)
+			continue;
+		reason = add_rule_reason(audit, r);
+		ca_reason_measure(reason, "rules", (double)count, "windows");
+		ca_reason_limit(reason, (double)policy->grace_ns, "ns");
+		reason->line = rel->line;
+	}
+}
+
+static void judge_thresholds(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	struct ca_reason *reason;
+	char a[32], b[32];
+
+	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct) {
+		reason = add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle "
+				    "%.2f%%", audit->forced_idle_pct, opts->max_forced_idle_pct);
+		ca_reason_measure(reason, "max-forced-idle", audit->forced_idle_pct, "percent");
+		ca_reason_limit(reason, opts->max_forced_idle_pct, "percent");
+	}
+	if (opts->max_starvation_ns >= 0 &&
+	    audit->max_starved_ns > (uint64_t)opts->max_starvation_ns) {
+		reason = add_reason(audit, "task %d starved %s at a stretch, over --max-starvation %s",
+				    audit->max_starved_pid,
+				    ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
+				    ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
+		ca_reason_measure(reason, "max-starvation", (double)audit->max_starved_ns, "ns");
+		ca_reason_limit(reason, (double)opts->max_starvation_ns, "ns");
+		reason->pid = audit->max_starved_pid;
+	}
 }
 
 static void judge_failures(struct ca_audit *audit)
 {
-	const struct ca_audit_options *opts = &audit->opts;
-	const struct ca_summary *same = &audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE];
-	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count - same->count;
-	char a[32], b[32];
-
-	if (same->count)
-		add_reason(audit, "%llu co-run window%s (%s) of different tags between tasks of one "
-			   "kernel cookie (cookies from %s): the kernel never kept them apart",
-			   (unsigned long long)same->count, same->count == 1 ? "" : "s",
-			   ca_format_duration(same->total_ns, a, sizeof(a)),
-			   ca_cookie_source_name(audit->state.cookie_source));
-	if (violations && audit->isolation.has_causes)
-		add_reason(audit, "%llu co-run window%s of different %s: unexplained at or over "
-			   "the grace period (%s)%s", (unsigned long long)violations,
-			   violations == 1 ? "" : "s",
-			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
-			   ca_format_duration(opts->grace_ns, a, sizeof(a)),
-			   opts->max_transition_ns ? ", or explained over --max-transition" : "");
-	else if (violations)
-		add_reason(audit, "%llu co-run window%s of different %s at or over the grace "
-			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
-			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
-			   ca_format_duration(opts->grace_ns, a, sizeof(a)));
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
-		if (audit->policy.results[r].violations &&
-		    audit->rules.relations[r].kind != CA_RELATION_TOGETHER)
-			add_rule_reason(audit, r);
-	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
-		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",
-			   audit->forced_idle_pct, opts->max_forced_idle_pct);
-	if (opts->max_starvation_ns >= 0 && audit->max_starved_ns > (uint64_t)opts->max_starvation_ns)
-		add_reason(audit, "a task starved %s at a stretch, over --max-starvation %s",
-			   ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
-			   ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
+	judge_isolation(audit);
+	judge_rules(audit);
+	judge_thresholds(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -283,26 +356,6 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 	return text;
 }
 
-/* Windows a tick could explain, in a trace without tick events. */
-static void judge_undecided(struct ca_audit *audit)
-{
-	const struct ca_summary *iso = &audit->isolation.undecided_summary;
-	uint64_t rules = 0;
-	char total[32], more[48] = "";
-
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
-		rules += audit->policy.results[r].undecided;
-	if (rules)
-		snprintf(more, sizeof(more), " and %llu rule window%s", (unsigned long long)rules,
-			 rules == 1 ? "" : "s");
-	if (iso->count || rules)
-		add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick events in "
-			   "the trace, and a tick could explain each (record "
-			   "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)",
-			   (unsigned long long)iso->count, iso->count == 1 ? "" : "s",
-			   ca_format_duration(iso->total_ns, total, sizeof(total)), more);
-}
-
 /* A topology without any core of two CPUs leaves nothing to compare. */
 static void judge_topology(struct ca_audit *audit)
 {
@@ -313,51 +366,127 @@ static void judge_topology(struct ca_audit *audit)
 		if (topo->sibling_count[core] > 1)
 			return;
 	ca_topology_format(topo, text, sizeof(text));
-	add_reason(audit, "the topology \"%s\" puts every CPU in a core of its own: no SMT "
-		   "siblings to compare (give the siblings of each core, e.g. \"0,1 2,3\")", text);
+	ca_reason_measure(add_reason(audit, "the topology \"%s\" puts every CPU in a core of its "
+				     "own: no SMT siblings to compare (give the siblings of each "
+				     "core, e.g. \"0,1 2,3\")", text), "topology", 0, NULL);
 }
 
-static void judge_unknowns(struct ca_audit *audit)
+static uint64_t lost_ns_of(const struct ca_cpu *c)
 {
-	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count -
-			   audit->isolation.undecided_summary.count;
-	char a[32], cpus[128];
+	return c->lost_ns;
+}
 
-	ca_observed_judge(audit);
-	judge_topology(audit);
-	if (audit->lost_events)
-		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
-			   audit->has_unknown_loss ? "at least " : "",
-			   (unsigned long long)audit->lost_events);
-	if (audit->missed_switches)
-		add_reason(audit, "%llu event%s contradict the task believed current (CPU %s): "
-			   "sched_switch events are missing from the trace",
-			   (unsigned long long)audit->missed_switches,
-			   audit->missed_switches == 1 ? "" : "s",
-			   describe_missed_cpus(audit, cpus, sizeof(cpus)));
-	if (unknown)
-		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
-			   "is unknown or changing, a switch is missing, or a CPU was unobserved",
-			   (unsigned long long)unknown, unknown == 1 ? "" : "s",
-			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total -
-					      audit->isolation.undecided_summary.total_ns, a,
-					      sizeof(a)),
-			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+static uint64_t missed_switches_of(const struct ca_cpu *c)
+{
+	return c->missed_switches;
+}
+
+/* The CPU with the most of @measure, for a reason about all of them. */
+static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const struct ca_cpu *c))
+{
+	uint64_t most = 0;
+	int worst = -1;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		if (measure(&state->cpus[cpu]) > most) {
+			most = measure(&state->cpus[cpu]);
+			worst = cpu;
+		}
+	}
+	return worst;
+}
+
+static void judge_gaps(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	struct ca_reason *reason;
+	char cpus[128];
+
+	if (audit->lost_events) {
+		reason = add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
+				    audit->has_unknown_loss ? "at least " : "",
+				    (unsigned long long)audit->lost_events);
+		ca_reason_measure(reason, "lost-events", (double)audit->lost_events, "events");
+		reason->cpu = worst_cpu(state, lost_ns_of);
+	}
+	if (audit->missed_switches) {
+		reason = add_reason(audit, "%llu event%s contradict the task believed current (CPU "
+				    "%s): sched_switch events are missing from the trace",
+				    (unsigned long long)audit->missed_switches,
+				    S(audit->missed_switches),
+				    describe_missed_cpus(audit, cpus, sizeof(cpus)));
+		ca_reason_measure(reason, "missed-switches", (double)audit->missed_switches,
+				  "events");
+		reason->cpu = worst_cpu(state, missed_switches_of);
+	}
+}
+
+/* Windows a tick could explain, in a trace without tick events. */
+static void judge_undecided(struct ca_audit *audit)
+{
+	const struct ca_summary *iso = &audit->isolation.undecided_summary;
+	uint64_t rules = 0;
+	struct ca_reason *reason;
+	char total[32], more[48] = "";
+
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
+		rules += audit->policy.results[r].undecided;
+	if (!iso->count && !rules)
+		return;
+	if (rules)
+		snprintf(more, sizeof(more), " and %llu rule window%s", (unsigned long long)rules,
+			 S(rules));
+	reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick events "
+			    "in the trace, and a tick could explain each (record "
+			    "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)",
+			    (unsigned long long)iso->count, S(iso->count),
+			    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+	ca_reason_measure(reason, "causes", (double)(iso->count + rules), "windows");
+}
+
+static void judge_unjudged_windows(struct ca_audit *audit)
+{
+	const struct ca_durations *unknown_kind = &audit->isolation.by_kind[CA_WINDOW_UNKNOWN];
+	uint64_t unknown = unknown_kind->count - audit->isolation.undecided_summary.count;
+	struct ca_reason *reason;
+	char a[32];
+
+	if (unknown) {
+		reason = add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's "
+				    "%s is unknown or changing, a switch is missing, or a CPU was "
+				    "unobserved", (unsigned long long)unknown, S(unknown),
+				    ca_format_duration(unknown_kind->total -
+						       audit->isolation.undecided_summary.total_ns,
+						       a, sizeof(a)),
+				    audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+		ca_reason_measure(reason, "isolation", (double)unknown, "windows");
+	}
 	judge_undecided(audit);
 	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
 		const struct ca_relation *rel = &audit->rules.relations[r];
 		uint64_t count = audit->policy.results[r].unknown;
 
-		if (count)
-			add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
-				   "judged: a CPU of the core was unobserved around %s",
-				   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
-				   (unsigned long long)count, count == 1 ? "" : "s",
-				   count == 1 ? "it" : "them");
+		if (!count)
+			continue;
+		reason = add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
+				    "judged: a CPU of the core was unobserved around %s",
+				    audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				    (unsigned long long)count, S(count), count == 1 ? "it" : "them");
+		ca_reason_measure(reason, "rules", (double)count, "windows");
+		reason->line = rel->line;
 	}
+}
+
+static void judge_unknowns(struct ca_audit *audit)
+{
+	ca_observed_judge(audit);
+	judge_topology(audit);
+	judge_gaps(audit);
+	judge_unjudged_windows(audit);
 	if (!strcmp(audit->info.clock, "local"))
-		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
-			   "guaranteed (record with -C mono)");
+		ca_reason_measure(add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU "
+					     "order is not guaranteed (record with -C mono)"),
+				  "clock", 0, NULL);
 }
 
 static void collect_warnings(struct ca_audit *audit)
