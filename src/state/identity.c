@@ -2,7 +2,8 @@
  * identity.c - what decides whether two tasks may share a core: the kernel
  * cookie (from the cs_switch probe, else rebuilt from prctl(PR_SCHED_CORE)
  * calls and fork inheritance, plus coreaudit-cookie markers), or a declared
- * tag (coreaudit-tag markers, inherited on fork).
+ * tag (coreaudit-tag markers, inherited on fork).  Beside a tag, the task's
+ * kernel cookie still tells whether the kernel was asked to keep it apart.
  *
  * A task whose cookie was never learned is unknown, not 0.
  */
