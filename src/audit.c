@@ -514,7 +514,8 @@ static void collect_warnings(struct ca_audit *audit)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the grace period alone (record ipi:ipi_send_cpu, "
 			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
-	if (audit->isolation.has_causes && !audit->info.has_tick_events)
+	if (audit->isolation.has_causes &&
+	    (!audit->info.has_tick_events || !audit->isolation.causes.has_seen_tick))
 		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "
 			    "local wakeup are of unknown cause up to %s, the longest a tick explains "
 			    "(record irq_vectors:local_timer_entry)",

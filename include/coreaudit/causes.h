@@ -77,6 +77,7 @@ struct ca_causes {
 	uint32_t tick_intervals[CA_TICK_BUCKETS];
 	uint32_t tick_interval_count;
 	bool lacks_tick_events;	/* the trace has none: a tick may explain what it shows not */
+	bool has_seen_tick;	/* any CPU's: until then (or ever), ticks are not told */
 };
 
 /** ca_causes_init() - an empty tracker; @has_tick_events: the trace defines them */

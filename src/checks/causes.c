@@ -90,6 +90,7 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 			c->last_local_wakeup = ev->ts;
 		break;
 	case CA_EV_TICK:
+		causes->has_seen_tick = true;
 		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
 			if (c->last_tick)
 				count_tick_interval(causes, ev->ts - c->last_tick);
@@ -218,8 +219,9 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 	if (leaving->stalled_ns &&
 	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < grace_ns))
 		return CA_CAUSE_VCPU_STALL;
-	/* Its tick may have set need-resched, unseen. */
-	if (causes->lacks_tick_events && length <= CA_TICK_WINDOW_MAX_NS)
+	/* Its tick may have set need-resched, unseen (a trace can define them, yet hold none). */
+	if ((causes->lacks_tick_events || !causes->has_seen_tick) &&
+	    length <= CA_TICK_WINDOW_MAX_NS)
 		return CA_CAUSE_UNKNOWN;
 	return CA_CAUSE_UNEXPLAINED;
 }

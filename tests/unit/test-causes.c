@@ -341,6 +341,32 @@ START_TEST(test_one_tick_event_tells_ticks)
 }
 END_TEST
 
+/*
+ * Tick events defined (a trace.dat's formats) yet none seen, as when the
+ * tick's hrtimer is recorded but its function cannot be named: until a tick
+ * shows, a tick cannot be ruled out.
+ */
+START_TEST(test_tick_events_defined_never_seen)
+{
+	struct ca_causes causes;
+	struct ca_leaving leaving = { .cpu = 1, .arriving_cpu = 0 };
+	struct ca_event tick = { .ts = T0, .cpu = 0, .kind = CA_EV_TICK };
+
+	ca_causes_init(&causes, true);
+	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
+			 CA_CAUSE_UNKNOWN);
+	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, CA_TICK_WINDOW_MAX_NS + 1, 200 * US),
+			 CA_CAUSE_UNEXPLAINED);
+	ca_causes_track(&causes, &tick);
+	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
+			 CA_CAUSE_UNEXPLAINED);
+	ca_causes_init(&causes, false);
+	ca_causes_track(&causes, &tick);	/* not told by the source: still unknown */
+	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
+			 CA_CAUSE_UNKNOWN);
+}
+END_TEST
+
 /* Audit @t with @rules_text as the rule file. */
 static enum ca_exit_code run_rules(struct trace_text *t, struct ca_audit *audit,
 				   const char *rules_text)
@@ -442,6 +468,7 @@ Suite *causes_suite(void)
 	tcase_add_loop_test(tc, test_no_tick_events, 0,
 			    sizeof(tickless_rows) / sizeof(tickless_rows[0]));
 	tcase_add_test(tc, test_one_tick_event_tells_ticks);
+	tcase_add_test(tc, test_tick_events_defined_never_seen);
 	tcase_add_test(tc, test_no_tick_events_rules);
 	tcase_add_loop_test(tc, test_rules_same_kernel_cookie, 0,
 			    sizeof(rule_cookie_rows) / sizeof(rule_cookie_rows[0]));
