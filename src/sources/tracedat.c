@@ -268,45 +268,6 @@ static int read_merged(struct emit_ctx *emit, int cpus)
 	return ret;
 }
 
-static int count_only(void *ctx, struct tep_record *rec)
-{
-	(void)ctx;
-	(void)rec;
-	return 0;
-}
-
-static int damage_stops(void *ctx, const struct ca_damage *damage)
-{
-	*(struct ca_damage *)ctx = *damage;
-	return -EILSEQ;
-}
-
-/*
- * Before libtracecmd loads compressed CPU data: every chunk and page sound
- * (tracecmd_init_data() decompresses them all, and its kbuffer walks them).
- */
-static int check_chunks(struct ca_source *source, struct tracedat *td)
-{
-	struct ca_damage damage;
-	struct ca_read_fns fns = { count_only, damage_stops, &damage };
-	struct ca_zchunks *z;
-	int ret = ca_zchunks_open(&z, source->path, &td->layout, tracecmd_get_tep(td->handle));
-
-	if (ret)
-		return ret;
-	ret = ca_zchunks_read(z, &fns);
-	ca_zchunks_close(z);
-	if (ret == -ENODATA)
-		return fail_with(source, "no event can be read from its CPU data");
-	if (ret != -EILSEQ)
-		return ret;
-	snprintf(source->error, sizeof(source->error),
-		 "%s: damaged CPU data (CPU %d, file offset %llu): --reader records cannot read "
-		 "past damage in compressed data; the default reader skips it", source->path,
-		 damage.cpu, (unsigned long long)damage.lost.offset);
-	return -EINVAL;
-}
-
 /* Every CPU's declared data in the file: tracecmd_init_data() fails otherwise. */
 static int check_extents(struct ca_source *source, const struct ca_layout *layout)
 {
@@ -326,28 +287,40 @@ static int check_extents(struct ca_source *source, const struct ca_layout *layou
 	return 0;
 }
 
-/* In-place data: the page table of each CPU; its first page must be sound (libtracecmd loads it). */
+static int refuse(struct ca_source *source, int cpu, uint64_t offset, const char *what)
+{
+	snprintf(source->error, sizeof(source->error),
+		 "%s: %s (CPU %d, file offset %llu): --reader records cannot read it; the default "
+		 "reader skips it", source->path, what, cpu, (unsigned long long)offset);
+	return -EINVAL;
+}
+
+/*
+ * The page table of each CPU, at the offsets libtracecmd gives its records:
+ * file offsets in place; for zstd chunks, positions in the uncompressed data
+ * of all CPUs, one after the other from one page in, each CPU's rounded up
+ * to a page.  Its first page must be sound: tracecmd_init_data() loads it.
+ */
 static int check_pages(struct emit_ctx *emit)
 {
 	const struct ca_layout *layout = &emit->td->layout;
-	struct ca_source *source = emit->source;
+	uint64_t ps = (uint64_t)layout->page_size, next = ps;
 
 	for (int i = 0; i < layout->cpu_count; i++) {
-		struct rcpu *rc = &emit->rcpus[layout->cpus[i].cpu];
-		int ret = ca_layout_page_table(layout, i, source->path,
+		const struct ca_layout_cpu *lc = &layout->cpus[i];
+		struct rcpu *rc = &emit->rcpus[lc->cpu];
+		int ret = ca_layout_page_table(layout, i, emit->source->path,
 					       tracecmd_get_tep(emit->td->handle), &rc->table,
 					       &rc->pages);
 
+		if (ret == -EPROTO)
+			return refuse(emit->source, lc->cpu, lc->offset, "damaged chunk headers");
 		if (ret)
 			return ret;
-		rc->offset = layout->cpus[i].offset;
-		if (rc->pages && rc->table[0] != CA_PAGE_BAD)
-			continue;
-		snprintf(source->error, sizeof(source->error),
-			 "%s: the first page of CPU %d (file offset %llu) is damaged: --reader "
-			 "records cannot start there; the default reader skips it", source->path,
-			 rc->cpu, (unsigned long long)rc->offset);
-		return -EINVAL;
+		rc->offset = layout->is_compressed ? next : lc->offset;
+		next += (rc->pages * ps + ps - 1) / ps * ps;
+		if (!rc->pages || rc->table[0] == CA_PAGE_BAD)
+			return refuse(emit->source, lc->cpu, lc->offset, "its first page is damaged");
 	}
 	return 0;
 }
@@ -360,9 +333,7 @@ static int load_data(struct emit_ctx *emit)
 
 	if (!td->layout_ret)
 		ret = check_extents(emit->source, &td->layout);
-	if (!ret && !td->layout_ret && td->layout.is_compressed)
-		ret = check_chunks(emit->source, td);
-	else if (!ret && !td->layout_ret)
+	if (!ret && !td->layout_ret)
 		ret = check_pages(emit);
 	if (ret)
 		return ret;

@@ -536,7 +536,6 @@ struct zcpu {
 	uint64_t next;			/* file offset of the next chunk header, or page run */
 	uint64_t end;			/* of this CPU's data, as declared */
 	uint32_t chunks_left;
-	bool is_started;
 	unsigned char *chunk;		/* the decompressed chunk, or a run of pages */
 	size_t chunk_size;
 	size_t chunk_capacity;
@@ -787,19 +786,24 @@ static int advance(struct ca_zchunks *z, struct zcpu *c)
 	return first_from_page(z, c);
 }
 
-static int start_cpu(struct ca_zchunks *z, struct zcpu *c)
+/* A compressed CPU's chunk count; -EPROTO when it is not in the file. */
+static int start_count(struct ca_zchunks *z, struct zcpu *c)
 {
 	unsigned char count[4];
 
-	c->is_started = true;
-	if (z->is_compressed) {
-		if (c->next + 4 > c->end || read_at(z->fd, c->next, count, 4)) {
-			damage_to_end(z, c, c->next);
-			return 0;
-		}
-		c->chunks_left = le32(count);
-		c->next += 4;
+	if (c->next + 4 > c->end || read_at(z->fd, c->next, count, 4)) {
+		damage_to_end(z, c, c->next);
+		return -EPROTO;
 	}
+	c->chunks_left = le32(count);
+	c->next += 4;
+	return 0;
+}
+
+static int start_cpu(struct ca_zchunks *z, struct zcpu *c)
+{
+	if (z->is_compressed && start_count(z, c))
+		return 0;
 	return first_from_page(z, c);
 }
 
@@ -924,37 +928,108 @@ void ca_zchunks_close(struct ca_zchunks *z)
 	free(z);
 }
 
+/* Check @n pages at @pages into @out, the last timestamp of each good one the next's minimum. */
+static void check_pages(const struct ca_page_rules *rules, const unsigned char *pages, size_t n,
+			int32_t *out, unsigned long long *min_ts)
+{
+	for (size_t i = 0; i < n; i++, pages += rules->page_size) {
+		struct ca_page_summary sum;
+
+		if (ca_page_check(rules, pages, *min_ts, &sum))
+			out[i] = CA_PAGE_BAD;
+		else if (!sum.event_count)
+			out[i] = CA_PAGE_EMPTY;
+		else
+			out[i] = sum.last_event;
+		if (sum.event_count && !sum.why)
+			*min_ts = sum.last_ts;
+	}
+}
+
+/* The pages in place: those not in the file are bad. */
+static int raw_table(struct ca_zchunks *z, struct zcpu *c, int32_t *table, size_t pages)
+{
+	size_t ps = (size_t)z->rules.page_size;
+	unsigned long long min_ts = 0;
+
+	for (size_t done = 0; done < pages;) {
+		bool has_chunk;
+		int ret = next_run(z, c, &has_chunk);
+
+		if (ret)
+			return ret;
+		if (!has_chunk)
+			break;
+		check_pages(&z->rules, c->chunk, c->chunk_size / ps, table + done, &min_ts);
+		done += c->chunk_size / ps;
+	}
+	return 0;
+}
+
+/*
+ * The pages of the chunks, in libtracecmd's order (its offsets for them are
+ * positions in the uncompressed data); those of a chunk that does not
+ * decompress are bad; a damaged chunk header: -EPROTO, libtracecmd's chunk
+ * list would be wrong.
+ */
+static int chunk_table(struct ca_zchunks *z, struct zcpu *c, int32_t **table, size_t *count)
+{
+	size_t ps = (size_t)z->rules.page_size;
+	unsigned long long min_ts = 0;
+	unsigned char head[12];
+	int ret = start_count(z, c);
+
+	for (; !ret && c->chunks_left; c->chunks_left--) {
+		bool has_chunk = false;
+		int32_t *grown;
+		size_t pages;
+
+		if (read_at(z->fd, c->next, head, sizeof(head)) || !is_chunk_at(z, c, c->next, head))
+			return -EPROTO;
+		pages = le32(head + 4) / ps;
+		grown = realloc(*table, (*count + pages) * sizeof(**table));
+		if (!grown)
+			return -ENOMEM;
+		*table = grown;
+		ret = decompress(z, c, c->next, head, &has_chunk);
+		if (!has_chunk)
+			for (size_t i = 0; i < pages; i++)
+				(*table)[*count + i] = CA_PAGE_BAD;
+		else
+			check_pages(&z->rules, c->chunk, pages, *table + *count, &min_ts);
+		*count += pages;
+		c->next += 8 + le32(head);
+	}
+	return ret ? ret : c->next == c->end ? 0 : -EPROTO;
+}
+
 int ca_layout_page_table(const struct ca_layout *layout, int index, const char *path,
 			 struct tep_handle *tep, int32_t **table, size_t *count)
 {
-	const struct ca_layout_cpu *lc = &layout->cpus[index];
-	size_t ps = (size_t)layout->page_size, pages = (size_t)(lc->size / ps);
-	unsigned char *page = malloc(ps);
-	unsigned long long min_ts = 0;
-	struct ca_page_rules rules;
-	int fd = open(path, O_RDONLY);
+	struct ca_layout one = *layout;
+	struct ca_zchunks *z;
+	int ret;
 
-	*count = pages;
-	*table = calloc(pages ? pages : 1, sizeof(**table));
-	ca_page_rules_for(&rules, tep, layout->page_size);
-	for (size_t i = 0; page && *table && fd >= 0 && i < pages; i++) {
-		struct ca_page_summary sum;
-
-		if (read_at(fd, lc->offset + i * ps, page, ps) ||
-		    ca_page_check(&rules, page, min_ts, &sum)) {
+	one.cpus[0] = layout->cpus[index];
+	one.cpu_count = 1;
+	*table = NULL;
+	*count = 0;
+	ret = ca_zchunks_open(&z, path, &one, tep);
+	if (ret)
+		return ret;
+	if (layout->is_compressed) {
+		ret = chunk_table(z, &z->cpus[0], table, count);
+	} else {
+		*count = (size_t)(one.cpus[0].size / (uint64_t)layout->page_size);
+		*table = malloc((*count ? *count : 1) * sizeof(**table));
+		for (size_t i = 0; *table && i < *count; i++)
 			(*table)[i] = CA_PAGE_BAD;
-			continue;
-		}
-		(*table)[i] = sum.event_count ? sum.last_event : CA_PAGE_EMPTY;
-		if (sum.event_count)
-			min_ts = sum.last_ts;
+		ret = *table ? raw_table(z, &z->cpus[0], *table, *count) : -ENOMEM;
 	}
-	free(page);
-	if (fd >= 0)
-		close(fd);
-	if (*table && page && fd >= 0)
+	ca_zchunks_close(z);
+	if (!ret)
 		return 0;
 	free(*table);
 	*table = NULL;
-	return -ENOMEM;
+	return ret;
 }
