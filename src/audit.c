@@ -10,6 +10,7 @@
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
 #include "coreaudit/stream.h"
+#include "observed.h"
 
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
 #define DEFAULT_CAUSE_GRACE_NS 200000ull	/* 200 us for unexplained windows: likewise */
@@ -46,14 +47,28 @@ const char *ca_verdict_name(enum ca_verdict verdict)
 	return "inconclusive";
 }
 
+static void add_reason_v(struct ca_audit *audit, const char *fmt, va_list args)
+{
+	if (audit->reason_count == CA_MAX_REASONS)
+		return;
+	vsnprintf(audit->reasons[audit->reason_count++], sizeof(audit->reasons[0]), fmt, args);
+}
+
+void ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	add_reason_v(audit, fmt, args);
+	va_end(args);
+}
+
 static void add_reason(struct ca_audit *audit, const char *fmt, ...)
 {
 	va_list args;
 
-	if (audit->reason_count == CA_MAX_REASONS)
-		return;
 	va_start(args, fmt);
-	vsnprintf(audit->reasons[audit->reason_count++], sizeof(audit->reasons[0]), fmt, args);
+	add_reason_v(audit, fmt, args);
 	va_end(args);
 }
 
@@ -184,6 +199,7 @@ static void summarise(struct ca_audit *audit)
 		audit->has_unknown_loss |= state->cpus[cpu].has_unknown_loss;
 	}
 	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
+	ca_observed_sum(audit);
 	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
 		if (audit->forcedidle.tasks[i].longest_starved_ns > audit->max_starved_ns)
 			audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
@@ -244,11 +260,27 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 	return text;
 }
 
+/* A topology without any core of two CPUs leaves nothing to compare. */
+static void judge_topology(struct ca_audit *audit)
+{
+	const struct ca_topology *topo = &audit->state.topo;
+	char text[128];
+
+	for (int core = 0; core < topo->core_count; core++)
+		if (topo->sibling_count[core] > 1)
+			return;
+	ca_topology_format(topo, text, sizeof(text));
+	add_reason(audit, "the topology \"%s\" puts every CPU in a core of its own: no SMT "
+		   "siblings to compare (give the siblings of each core, e.g. \"0,1 2,3\")", text);
+}
+
 static void judge_unknowns(struct ca_audit *audit)
 {
 	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
 	char a[32], cpus[128];
 
+	ca_observed_judge(audit);
+	judge_topology(audit);
 	if (audit->lost_events)
 		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
 			   audit->has_unknown_loss ? "at least " : "",
@@ -261,11 +293,22 @@ static void judge_unknowns(struct ca_audit *audit)
 			   describe_missed_cpus(audit, cpus, sizeof(cpus)));
 	if (unknown)
 		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
-			   "is unknown or changing, or a switch is missing", (unsigned long long)unknown,
-			   unknown == 1 ? "" : "s",
+			   "is unknown or changing, a switch is missing, or a CPU was unobserved",
+			   (unsigned long long)unknown, unknown == 1 ? "" : "s",
 			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
 					      sizeof(a)),
 			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->rules.relations[r];
+		uint64_t count = audit->policy.results[r].unknown;
+
+		if (count)
+			add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
+				   "judged: a CPU of the core was unobserved around %s",
+				   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				   (unsigned long long)count, count == 1 ? "" : "s",
+				   count == 1 ? "it" : "them");
+	}
 	if (!strcmp(audit->info.clock, "local"))
 		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
 			   "guaranteed (record with -C mono)");
@@ -280,6 +323,14 @@ static void collect_warnings(struct ca_audit *audit)
 	    strcmp(audit->info.clock, "mono_raw"))
 		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
 			    "CPUs; record with -C mono", audit->info.clock);
+	if (audit->is_marker_different) {
+		char topo[128];
+
+		ca_topology_format(&state->topo, topo, sizeof(topo));
+		add_warning(audit, "--topology \"%s\" differs from the trace's coreaudit-topology "
+			    "marker \"%s\": the option is used (without it, the marker would be)",
+			    topo, audit->topology_marker);
+	}
 	if (audit->has_rules && audit->rules.needs_uid_or_cgroup)
 		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
 			    "carry neither", audit->rules.path);
@@ -342,6 +393,10 @@ static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
 		ret = audit->isolation.base.error ? audit->isolation.base.error
 						  : audit->forcedidle.base.error;
 	}
+	audit->is_topology_from_option = run->is_topology_from_option;
+	audit->is_marker_different = run->stream.has_marker && run->stream.is_marker_different;
+	snprintf(audit->topology_marker, sizeof(audit->topology_marker), "%s",
+		 run->stream.has_marker ? run->stream.marker : "");
 	ca_stream_free(&run->stream);
 	if (ret)
 		return explain_read_error(run, source, ret);

@@ -65,6 +65,12 @@ struct ca_audit {
 	uint64_t missed_switches;
 	uint64_t resched_ipis;		/* reschedule IPIs, and those of them */
 	uint64_t unnamed_resched_ipis;	/* whose callsite the trace names not */
+	bool is_topology_from_option;	/* else from the trace's coreaudit-topology marker */
+	bool is_marker_different;	/* the trace's marker says otherwise */
+	char topology_marker[128];	/* that marker, when --topology was given */
+	double observed_pct;		/* of the audited CPUs' time over the span */
+	uint64_t unobserved_ns;		/* CPU time not observed (coverage.h) */
+	int unobserved_cpus;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */

@@ -115,6 +115,10 @@ struct ca_isolation {
 	struct ca_pending_window *pending;
 	size_t pending_count;
 	size_t pending_capacity;
+	/* Would-be violations, until every CPU of their core has shown past them. */
+	struct ca_window *suspects;
+	size_t suspect_count;
+	size_t suspect_capacity;
 	/* Windows with an unknown side, classified when the trace ends. */
 	struct ca_window *deferred;
 	size_t deferred_count;

@@ -38,6 +38,7 @@ struct ca_policy_result {
 	struct ca_durations windows;
 	struct ca_summary summary;
 	uint64_t violations;
+	uint64_t unknown;	/* would be violations, but a CPU of the core was unobserved */
 	struct ca_policy_window worst[CA_POLICY_WORST];	/* longest first */
 	int worst_count;
 	/* together: G's runtime, and the part of it beside another G task */
@@ -56,6 +57,12 @@ struct ca_policy_task {
 	int tgid;
 };
 
+/* A window that would be a violation, judged when the trace ends (coverage.h). */
+struct ca_policy_suspect {
+	struct ca_policy_result *res;
+	struct ca_policy_window window;
+};
+
 struct ca_policy {
 	struct ca_check base;
 	const struct ca_rules *rules;
@@ -70,6 +77,9 @@ struct ca_policy {
 	struct ca_policy_task *tasks;
 	uint32_t task_count;
 	uint32_t task_capacity;
+	struct ca_policy_suspect *suspects;
+	size_t suspect_count;
+	size_t suspect_capacity;
 };
 
 /** ca_policy_init() - Return: 0, or -ENOMEM. */

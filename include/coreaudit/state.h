@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "coverage.h"
 #include "event.h"
 #include "tasks.h"
 #include "topology.h"
@@ -58,14 +59,16 @@ struct ca_cpu {
 	int64_t lost_events;	/* counted; unknown counts add 1 */
 	bool has_unknown_loss;	/* a gap of unknown size */
 	uint64_t lost_ns;	/* time lost to gaps */
+	uint64_t damaged_places;	/* unreadable data the reader skipped */
 	/*
 	 * Events whose common_pid (or switch prev_pid) was not the task we
 	 * believed current: a switch is missing from the trace.
 	 */
 	uint64_t missed_switches;
-	/* The last contradiction: what ran in (from, to] is not known. */
+	/* The last gap or contradiction: what ran in (from, to] is not known. */
 	uint64_t uncertain_from;
 	uint64_t uncertain_to;
+	struct ca_cpu_coverage coverage;	/* where it was not observed */
 };
 
 struct ca_pending_prctl {
@@ -111,7 +114,11 @@ int ca_state_add_check(struct ca_state *state, struct ca_check *check);
  */
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
 
-/** ca_state_finish() - close the trace at its last timestamp; calls every check's finish. */
+/**
+ * ca_state_finish() - close the trace at its last timestamp: a CPU still
+ *                     unobserved then becomes unknown from where that began;
+ *                     then every check's finish.
+ */
 void ca_state_finish(struct ca_state *state);
 
 /**
@@ -136,6 +143,24 @@ bool ca_state_first_identity(const struct ca_state *state, const struct ca_task 
  *                               cookie has entered and not yet returned
  */
 bool ca_state_cookie_in_flight(const struct ca_state *state, int pid);
+
+/**
+ * ca_state_core_unobserved() - whether a CPU of @core was unobserved at any
+ *                              time from @from until @to, or, @has_causes,
+ *                              from CA_CAUSE_HORIZON_NS before @from: a
+ *                              window there may have lost its cause with
+ *                              that CPU's events (known once
+ *                              ca_state_core_settled() says so)
+ */
+bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
+			      uint64_t to, bool has_causes);
+
+/**
+ * ca_state_core_settled() - whether every CPU of @core has shown an event at
+ *                           or after @ts: what coverage says of the time
+ *                           before @ts no longer changes
+ */
+bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts);
 
 /** ca_state_cpu_task() - Return: the task running on @cpu, or NULL (idle or unknown). */
 const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu);

@@ -23,6 +23,9 @@ struct ca_stream {
 	bool expects_probe;	/* the trace defines the probe event */
 	bool has_topology;
 	struct ca_topology topo;
+	bool has_marker;		/* a coreaudit-topology marker, under --topology */
+	bool is_marker_different;	/* it groups the CPUs otherwise (or does not parse) */
+	char marker[128];
 	struct ca_event *queue;	/* ring */
 	size_t head;
 	size_t count;

@@ -269,18 +269,81 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 		iso->base.error = ret;
 }
 
-/* A confirmed window: classify it now, or at the end when a side is unknown. */
-static void finalize_window(struct ca_isolation *iso, const struct ca_window *window)
+static bool is_violation(const struct ca_isolation *iso, const struct ca_window *window)
 {
+	return !window->is_uncertain && window->tasks[0].is_known && window->tasks[1].is_known &&
+	       ca_causes_is_violation(window->cause, window->end - window->start, iso->grace_ns,
+				      iso->max_transition_ns);
+}
+
+/* Windows that would be violations, until every CPU of their core has shown past them. */
+static int keep_suspect(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (iso->suspect_count == iso->suspect_capacity) {
+		size_t capacity = iso->suspect_capacity ? iso->suspect_capacity * 2 : 16;
+		struct ca_window *suspects = realloc(iso->suspects, capacity * sizeof(*suspects));
+
+		if (!suspects)
+			return -ENOMEM;
+		iso->suspects = suspects;
+		iso->suspect_capacity = capacity;
+	}
+	iso->suspects[iso->suspect_count++] = *window;
+	return 0;
+}
+
+/*
+ * A would-be violation whose core had a CPU unobserved around it may have
+ * lost its cause with that CPU's events: it is unknown, not a violation.
+ * That is known once every CPU of the core has shown an event after it.
+ */
+static void judge_suspect(struct ca_isolation *iso, const struct ca_state *state,
+			  struct ca_window *window)
+{
+	if (ca_state_core_unobserved(state, window->core, window->start, window->end,
+				     iso->has_causes))
+		window->is_uncertain = true;
+	record_window(iso, window);
+}
+
+/* The suspects whose cores have shown past them (all of them when the trace ended). */
+static void release_suspects(struct ca_isolation *iso, const struct ca_state *state,
+			     bool is_final)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < iso->suspect_count; i++) {
+		struct ca_window *window = &iso->suspects[i];
+
+		if (is_final || ca_state_core_settled(state, window->core, window->end))
+			judge_suspect(iso, state, window);
+		else
+			iso->suspects[kept++] = *window;
+	}
+	iso->suspect_count = kept;
+}
+
+/*
+ * A confirmed window: classify it now; at the end when a side is unknown;
+ * once its core has shown past it when it would be a violation.
+ */
+static void finalize_window(struct ca_isolation *iso, const struct ca_state *state,
+			    const struct ca_window *window)
+{
+	struct ca_window copy = *window;
+
 	if (!window->is_uncertain && (!window->tasks[0].is_known || !window->tasks[1].is_known) &&
 	    iso->deferred_count < iso->list_limit) {
 		if (defer_window(iso, window))
 			iso->base.error = -ENOMEM;
 		return;
 	}
-	struct ca_window copy = *window;
-
-	record_window(iso, &copy);
+	if (!is_violation(iso, window))
+		record_window(iso, &copy);
+	else if (ca_state_core_settled(state, window->core, window->end))
+		judge_suspect(iso, state, &copy);
+	else if (keep_suspect(iso, window))
+		iso->base.error = -ENOMEM;
 }
 
 static int push_pending(struct ca_isolation *iso, const struct ca_window *window)
@@ -300,7 +363,7 @@ static int push_pending(struct ca_isolation *iso, const struct ca_window *window
 }
 
 /* Finalize, in order, the pending windows both of whose CPUs confirmed them. */
-static void release_confirmed(struct ca_isolation *iso)
+static void release_confirmed(struct ca_isolation *iso, const struct ca_state *state)
 {
 	size_t kept = 0;
 
@@ -308,7 +371,7 @@ static void release_confirmed(struct ca_isolation *iso)
 		struct ca_pending_window *p = &iso->pending[i];
 
 		if (p->is_confirmed[0] && p->is_confirmed[1])
-			finalize_window(iso, &p->window);
+			finalize_window(iso, state, &p->window);
 		else
 			iso->pending[kept++] = *p;
 	}
@@ -321,8 +384,10 @@ static void release_confirmed(struct ca_isolation *iso)
  * there after its last consistent event is unknown, so the part of each
  * pending window after that instant becomes an uncertain window.
  */
-static void confirm_cpu(struct ca_isolation *iso, const struct ca_cpu *c, int cpu, uint64_t ts)
+static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, int cpu,
+			uint64_t ts, bool is_final)
 {
+	const struct ca_cpu *c = &state->cpus[cpu];
 	bool is_contradiction = c->uncertain_to == ts && c->uncertain_from < ts;
 	size_t count = iso->pending_count;
 
@@ -334,7 +399,8 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_cpu *c, int cp
 		if (side < 0 || p->is_confirmed[side] || w->end > ts)
 			continue;
 		p->is_confirmed[side] = true;
-		if (!is_contradiction || w->end == ts || w->end <= c->uncertain_from ||
+		/* A window the contradicting event closed was split when it closed. */
+		if (!is_contradiction || (w->end == ts && !is_final) || w->end <= c->uncertain_from ||
 		    w->is_uncertain)
 			continue;
 		if (w->start >= c->uncertain_from) {
@@ -354,7 +420,7 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_cpu *c, int cp
 		iso->pending[iso->pending_count - 1].is_confirmed[0] = p->is_confirmed[0];
 		iso->pending[iso->pending_count - 1].is_confirmed[1] = p->is_confirmed[1];
 	}
-	release_confirmed(iso);
+	release_confirmed(iso, state);
 }
 
 static void isolation_event(struct ca_check *check, const struct ca_state *state,
@@ -363,9 +429,11 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 	struct ca_isolation *iso = to_isolation(check);
 
 	track_causes(iso, state, ev);
+	if (iso->suspect_count && ev->kind != CA_EV_LOST)
+		release_suspects(iso, state, false);
 	if (ev->kind == CA_EV_LOST || !iso->pending_count)
 		return;
-	confirm_cpu(iso, &state->cpus[ev->cpu], ev->cpu, ev->ts);
+	confirm_cpu(iso, state, ev->cpu, ev->ts, false);
 }
 
 static void close_segment(struct ca_isolation *iso, const struct ca_state *state,
@@ -476,6 +544,18 @@ static void isolation_update(struct ca_check *check, const struct ca_state *stat
 			update_pair(iso, state, core, i, j, ts);
 }
 
+/* The kept windows in time order (those judged at the end were kept last). */
+static int compare_start(const void *a, const void *b)
+{
+	const struct ca_window *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->core != y->core)
+		return x->core - y->core;
+	return x->cpus[0] != y->cpus[0] ? x->cpus[0] - y->cpus[0] : x->cpus[1] - y->cpus[1];
+}
+
 static void isolation_finish(struct ca_check *check, const struct ca_state *state,
 			     uint64_t end_ts)
 {
@@ -496,21 +576,27 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 			}
 		}
 	}
+	/* A CPU unobserved at the end answers its pending windows with that. */
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
+		if (state->cpus[cpu].uncertain_to == end_ts && iso->pending_count)
+			confirm_cpu(iso, state, cpu, end_ts, true);
 	for (size_t i = 0; i < iso->pending_count; i++)
-		finalize_window(iso, &iso->pending[i].window);
+		finalize_window(iso, state, &iso->pending[i].window);
 	iso->pending_count = 0;
+	release_suspects(iso, state, true);
 	for (size_t i = 0; i < iso->deferred_count; i++) {
 		struct ca_window *window = &iso->deferred[i];
 
 		refine_identity(state, &window->tasks[0], true);
 		refine_identity(state, &window->tasks[1], true);
 		if (!is_same_identity(window))
-			record_window(iso, window);
+			judge_suspect(iso, state, window);
 	}
 	for (size_t i = 0; i < iso->list_count; i++) {
 		refine_identity(state, &iso->list[i].tasks[0], true);
 		refine_identity(state, &iso->list[i].tasks[1], true);
 	}
+	qsort(iso->list, iso->list_count, sizeof(*iso->list), compare_start);
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
@@ -548,6 +634,8 @@ void ca_isolation_free(struct ca_isolation *iso)
 	free(iso->list);
 	free(iso->deferred);
 	free(iso->pending);
+	free(iso->suspects);
+	iso->suspects = NULL;
 	iso->pending = NULL;
 	iso->deferred = NULL;
 	iso->list = NULL;

@@ -170,15 +170,67 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
-static void close_window(struct ca_policy *policy, struct ca_policy_result *res, int core,
-			 uint64_t ts)
+/*
+ * Where what ran on @core is known up to, when the window closes at @ts: a
+ * sibling that just turned out unobserved (a gap, a missed switch) is known
+ * only up to where that began.
+ */
+static uint64_t known_until(const struct ca_state *state, int core, uint64_t start, uint64_t ts)
 {
-	struct ca_policy_window w = { .core = core, .start = res->since[core], .end = ts,
+	uint64_t until = ts;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (c->uncertain_to == ts && c->uncertain_from < until)
+			until = c->uncertain_from > start ? c->uncertain_from : start;
+	}
+	return until;
+}
+
+/*
+ * A would-be violation whose core had a CPU unobserved around it may have
+ * lost its cause with that CPU's events: unknown, not a violation.
+ */
+static void judge_suspect(const struct ca_policy *policy, const struct ca_state *state,
+			  struct ca_policy_result *res, const struct ca_policy_window *w)
+{
+	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes))
+		res->unknown++;
+	else
+		res->violations++;
+}
+
+/* Until every CPU of its core has shown an event past it. */
+static void suspect(struct ca_policy *policy, struct ca_policy_result *res,
+		    const struct ca_policy_window *w)
+{
+	if (policy->suspect_count == policy->suspect_capacity) {
+		size_t capacity = policy->suspect_capacity ? policy->suspect_capacity * 2 : 16;
+		struct ca_policy_suspect *suspects = realloc(policy->suspects,
+							     capacity * sizeof(*suspects));
+
+		if (!suspects) {
+			policy->base.error = -ENOMEM;
+			return;
+		}
+		policy->suspects = suspects;
+		policy->suspect_capacity = capacity;
+	}
+	policy->suspects[policy->suspect_count++] = (struct ca_policy_suspect){ res, *w };
+}
+
+static void close_window(struct ca_policy *policy, const struct ca_state *state,
+			 struct ca_policy_result *res, int core, uint64_t ts)
+{
+	struct ca_policy_window w = { .core = core, .start = res->since[core],
 				      .pids = { res->pids[core][0], res->pids[core][1] },
 				      .cause = CA_CAUSE_UNKNOWN };
 	struct ca_leaving *leaving = &res->leaving[core];
 
 	res->is_together[core] = false;
+	ts = known_until(state, core, w.start, ts);	/* what is beyond is not judged */
+	w.end = ts;
 	if (ts <= w.start)
 		return;
 	if (policy->has_causes) {	/* else unknown: the grace alone decides */
@@ -188,10 +240,31 @@ static void close_window(struct ca_policy *policy, struct ca_policy_result *res,
 	}
 	if (ca_durations_add(&res->windows, ts - w.start))
 		policy->base.error = -ENOMEM;
-	if (ca_causes_is_violation(w.cause, ts - w.start, policy->grace_ns,
-				   policy->max_transition_ns))
-		res->violations++;
 	keep_worst(res, &w);
+	if (!ca_causes_is_violation(w.cause, ts - w.start, policy->grace_ns,
+				    policy->max_transition_ns))
+		return;
+	if (ca_state_core_settled(state, core, ts))
+		judge_suspect(policy, state, res, &w);
+	else
+		suspect(policy, res, &w);
+}
+
+/* The suspects whose cores have shown past them (all of them when the trace ended). */
+static void release_suspects(struct ca_policy *policy, const struct ca_state *state,
+			     bool is_final)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < policy->suspect_count; i++) {
+		struct ca_policy_suspect *s = &policy->suspects[i];
+
+		if (is_final || ca_state_core_settled(state, s->window.core, s->window.end))
+			judge_suspect(policy, state, s->res, &s->window);
+		else
+			policy->suspects[kept++] = *s;
+	}
+	policy->suspect_count = kept;
 }
 
 static void step_relation(struct ca_policy *policy, const struct ca_state *state,
@@ -203,7 +276,7 @@ static void step_relation(struct ca_policy *policy, const struct ca_state *state
 
 	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
 				       pids[1] != res->pids[core][1]))
-		close_window(policy, res, core, ts);
+		close_window(policy, state, res, core, ts);
 	if (is_now && !res->is_together[core]) {
 		res->is_together[core] = true;
 		res->since[core] = ts;
@@ -267,6 +340,8 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 	struct ca_policy *policy = to_policy(check);
 	int core = state->topo.core_of_cpu[ev->cpu];
 
+	if (policy->suspect_count && ev->kind != CA_EV_LOST)
+		release_suspects(policy, state, false);
 	if (!policy->has_causes || ev->kind == CA_EV_LOST)
 		return;
 	for (int r = 0; core >= 0 && r < policy->rules->relation_count; r++) {
@@ -288,9 +363,10 @@ static void policy_finish(struct ca_check *check, const struct ca_state *state, 
 
 		for (int core = 0; core < state->topo.core_count; core++)
 			if (res->is_together[core])
-				close_window(policy, res, core, end_ts);
+				close_window(policy, state, res, core, end_ts);
 		res->summary = ca_durations_summary(&res->windows);
 	}
+	release_suspects(policy, state, true);
 }
 
 int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns)
@@ -323,6 +399,8 @@ void ca_policy_free(struct ca_policy *policy)
 			ca_durations_free(&policy->results[r].windows);
 	free(policy->results);
 	free(policy->tasks);
+	free(policy->suspects);
+	policy->suspects = NULL;
 	ca_pidmap_free(&policy->map);
 	policy->results = NULL;
 	policy->tasks = NULL;

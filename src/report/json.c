@@ -61,12 +61,20 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 			fprintf(out, "%s%d", i ? ", " : "", topo->siblings[core][i]);
 		fputc(']', out);
 	}
-	fprintf(out, "], \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
+	fprintf(out, "], \"topology_source\": \"%s\"", audit->is_topology_from_option ? "option" :
+		"marker");
+	if (audit->topology_marker[0]) {
+		fputs(", \"topology_marker\": ", out);
+		write_string(out, audit->topology_marker);
+	}
+	fprintf(out, ", \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
 		PRIu64 ", \"missed_switches\": %" PRIu64 ", \"resched_ipis\": %" PRIu64
-		", \"unnamed_resched_ipis\": %" PRIu64 "},\n",
+		", \"unnamed_resched_ipis\": %" PRIu64 ", \"observed_pct\": %.4f, \"unobserved_ns\": %"
+		PRIu64 "},\n",
 		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies",
 		ca_cookie_source_name(audit->state.cookie_source), audit->lost_events,
-		audit->missed_switches, audit->resched_ipis, audit->unnamed_resched_ipis);
+		audit->missed_switches, audit->resched_ipis, audit->unnamed_resched_ipis,
+		audit->observed_pct, audit->unobserved_ns);
 }
 
 static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON_LEN],
@@ -205,7 +213,8 @@ static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
 	}
 	fputs("\"windows\": ", out);
 	write_summary(out, &res->summary);
-	fprintf(out, ", \"violations\": %" PRIu64 ", \"worst\": [", res->violations);
+	fprintf(out, ", \"violations\": %" PRIu64 ", \"unknown\": %" PRIu64 ", \"worst\": [",
+		res->violations, res->unknown);
 	for (int w = 0; w < res->worst_count; w++)
 		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pids\": [%d, %d], \"cause\": \"%s\"}", w ? ", " : "", res->worst[w].core,

@@ -24,6 +24,32 @@ static void write_verdict(FILE *out, const struct ca_audit *audit)
 		fprintf(out, "warning: %s\n", audit->warnings[i]);
 }
 
+/* How much of the span the audited CPUs were observed over, and which were not. */
+static void write_observed(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	char d[32];
+
+	fprintf(out, "  observed %.2f%% of the audited CPUs' time over the span", audit->observed_pct);
+	if (!audit->unobserved_cpus) {
+		fputs(" (every CPU throughout)\n", out);
+		return;
+	}
+	fprintf(out, "; unobserved:");
+	for (int cpu = 0, shown = 0; cpu < state->topo.cpu_count; cpu++) {
+		uint64_t ns = state->cpus[cpu].coverage.unobserved_ns;
+
+		if (state->topo.core_of_cpu[cpu] < 0 || !ns)
+			continue;
+		if (shown++ == 8) {
+			fprintf(out, " ...");
+			break;
+		}
+		fprintf(out, " CPU %d %s", cpu, D(ns, d));
+	}
+	fputc('\n', out);
+}
+
 static void write_trace(FILE *out, const struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->state;
@@ -32,11 +58,13 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 	ca_topology_format(&state->topo, topo, sizeof(topo));
 	fprintf(out, "\ntrace: %s (%s, clock %s)\n", audit->opts.path, audit->info.format,
 		audit->info.clock);
-	fprintf(out, "  span %s, %" PRIu64 " events, topology \"%s\", identity %s, "
+	fprintf(out, "  span %s, %" PRIu64 " events, topology \"%s\" (%s), identity %s, "
 		"cookies from %s, lost events %" PRIu64 "\n",
 		D(state->last_ts - state->first_ts, span), audit->events, topo,
+		audit->is_topology_from_option ? "--topology" : "marker",
 		state->identity == CA_IDENTITY_TAG ? "tags (markers)" : "kernel cookies",
 		ca_cookie_source_name(state->cookie_source), audit->lost_events);
+	write_observed(out, audit);
 }
 
 static void write_cores(FILE *out, const struct ca_audit *audit)

@@ -8,6 +8,7 @@
  * 2. Holds events until the topology is known (option, or a
  *    coreaudit-topology marker near the start of the trace).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,12 +92,48 @@ static int drain(struct ca_stream *stream, bool is_final)
 	return 0;
 }
 
+/* Whether @a and @b group the same CPUs into cores, whatever the order. */
+static bool is_same_topology(const struct ca_topology *a, const struct ca_topology *b)
+{
+	if (a->core_count != b->core_count || a->cpu_count != b->cpu_count)
+		return false;
+	for (int core = 0; core < a->core_count; core++) {
+		int other = b->core_of_cpu[a->siblings[core][0]];
+
+		if (other < 0 || b->sibling_count[other] != a->sibling_count[core])
+			return false;
+		for (int i = 1; i < a->sibling_count[core]; i++)
+			if (b->core_of_cpu[a->siblings[core][i]] != other)
+				return false;
+	}
+	return true;
+}
+
+/* A marker in a trace audited with --topology: note whether the two disagree. */
+static void compare_marker(struct ca_stream *stream, const char *text)
+{
+	struct ca_topology marked;
+	char err[160];
+
+	if (stream->has_marker)
+		return;
+	stream->has_marker = true;
+	snprintf(stream->marker, sizeof(stream->marker), "%s", text);
+	for (size_t len = strlen(stream->marker);
+	     len && isspace((unsigned char)stream->marker[len - 1]); len--)
+		stream->marker[len - 1] = '\0';
+	stream->is_marker_different = ca_topology_parse(text, &marked, err, sizeof(err)) ||
+				      !is_same_topology(&stream->topo, &marked);
+}
+
 static int take_topology(struct ca_stream *stream, const struct ca_event *ev)
 {
 	char err[160];
 
-	if (stream->has_topology)
+	if (stream->has_topology) {
+		compare_marker(stream, ev->marker + strlen(TOPOLOGY_MARKER));
 		return 0;
+	}
 	if (ca_topology_parse(ev->marker + strlen(TOPOLOGY_MARKER), &stream->topo, err,
 			      sizeof(err))) {
 		snprintf(stream->error, sizeof(stream->error),

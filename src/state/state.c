@@ -26,8 +26,10 @@ int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
 void ca_state_free(struct ca_state *state)
 {
 	ca_tasks_free(&state->tasks);
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
 		free(state->cpus[cpu].queued);
+		ca_coverage_free(&state->cpus[cpu].coverage);
+	}
 	free(state->checks);
 	state->checks = NULL;
 }
@@ -86,6 +88,30 @@ const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu)
 	if (c->run != CA_CPU_TASK)
 		return NULL;
 	return &state->tasks.items[c->task_index];
+}
+
+bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
+			      uint64_t to, bool has_causes)
+{
+	uint64_t since = !has_causes ? from : from > CA_CAUSE_HORIZON_NS ?
+			 from - CA_CAUSE_HORIZON_NS : 0;
+
+	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++)
+		if (ca_coverage_overlaps(&state->cpus[state->topo.siblings[core][i]].coverage,
+					 since, to))
+			return true;
+	return false;
+}
+
+bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts)
+{
+	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (!c->has_events || c->last_ts < ts)
+			return false;
+	}
+	return true;
 }
 
 /* Run queues ---------------------------------------------------------------- */
@@ -208,6 +234,8 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		c->missed_switches++;
 		c->uncertain_from = c->last_ts;
 		c->uncertain_to = ev->ts;
+		ca_coverage_add(&c->coverage, &(struct ca_stretch){
+			.from = c->last_ts, .to = ev->ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
 	}
 	ca_state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
@@ -343,25 +371,60 @@ static int apply_exec(struct ca_state *state, const struct ca_event *ev)
 }
 
 /*
- * Lost events: the CPU's state is unknown from its last event before the gap
- * until the first event after it (whose common_pid settles it again).
+ * What ran on @cpu from @from up to @ts is not known after all: tell the
+ * checks, which judge what they had believed there only up to @from.
+ */
+static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t ts)
+{
+	struct ca_cpu *c = &state->cpus[cpu];
+	int core = core_of(state, cpu);
+
+	c->uncertain_from = from;
+	c->uncertain_to = ts;
+	if (c->run == CA_CPU_UNKNOWN)
+		return;
+	ca_state_begin_core(state, core, ts);
+	c->run = CA_CPU_UNKNOWN;
+	ca_state_end_core(state, core, ts, CA_CHANGE_RUN);
+}
+
+/* Where the CPU's silence began: its last event, or the trace's start. */
+static uint64_t silent_since(const struct ca_state *state, const struct ca_cpu *c)
+{
+	return c->has_events ? c->last_ts : state->first_ts;
+}
+
+/*
+ * A gap in the CPU's stream (events lost, or unreadable data skipped): its
+ * state is unknown from its last event before the gap until the first event
+ * after it (whose common_pid settles it again).  A stream that ends in
+ * unreadable data stays unknown to the end of the trace.
  */
 static void apply_lost(struct ca_state *state, const struct ca_event *ev)
 {
+	const struct ca_lost *lost = &ev->lost;
 	struct ca_cpu *c = &state->cpus[ev->cpu];
-	int core = core_of(state, ev->cpu);
+	struct ca_stretch stretch = { .from = silent_since(state, c), .to = ev->ts,
+				      .why = lost->is_damage ? CA_UNOBSERVED_DAMAGE :
+							       CA_UNOBSERVED_LOST,
+				      .offset = lost->offset, .bytes = lost->bytes };
 
-	if (ev->lost.count < 0) {
+	if (lost->is_damage) {
+		c->damaged_places++;
+	} else if (lost->count < 0) {
 		c->has_unknown_loss = true;
 		c->lost_events++;
 	} else {
-		c->lost_events += ev->lost.count;
+		c->lost_events += lost->count;
 	}
-	if (c->has_events && ev->ts > c->last_ts)
+	if (!lost->is_damage && c->has_events && ev->ts > c->last_ts)
 		c->lost_ns += ev->ts - c->last_ts;
-	ca_state_begin_core(state, core, ev->ts);
-	c->run = CA_CPU_UNKNOWN;
-	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN);
+	if (lost->is_stream_end)
+		ca_coverage_end_stream(&c->coverage, ev->ts, lost->offset, lost->bytes);
+	else
+		ca_coverage_add(&c->coverage, &stretch);
+	c->coverage.has_demand = false;		/* the gap accounts for the silence */
+	forget_cpu(state, ev->cpu, stretch.from, ev->ts);
 }
 
 static int apply_event(struct ca_state *state, const struct ca_event *ev)
@@ -399,6 +462,44 @@ static int apply_event(struct ca_state *state, const struct ca_event *ev)
 	return 0;
 }
 
+static void demand(struct ca_state *state, const struct ca_event *ev, int cpu,
+		   enum ca_demand kind)
+{
+	if (cpu != ev->cpu && core_of(state, cpu) >= 0)
+		ca_coverage_demand(&state->cpus[cpu].coverage, kind, ev->ts);
+}
+
+/* Events of one CPU aimed at others: each target must answer with events of its own. */
+static void note_demands(struct ca_state *state, const struct ca_event *ev)
+{
+	uint64_t mask;
+
+	switch (ev->kind) {
+	case CA_EV_IPI:
+		for (mask = ev->ipi.target_mask; mask; mask &= mask - 1)
+			demand(state, ev, __builtin_ctzll(mask), CA_DEMAND_IPI);
+		break;
+	case CA_EV_WAKEUP:
+		demand(state, ev, ev->wakeup.target_cpu, CA_DEMAND_WAKEUP);
+		break;
+	case CA_EV_MIGRATE:
+		demand(state, ev, ev->migrate.dest_cpu, CA_DEMAND_MIGRATION);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The CPU's own event ends its silence: was it silent while others needed it? */
+static void end_silence(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_cpu *c = &state->cpus[ev->cpu];
+	uint64_t since = silent_since(state, c);
+
+	if (ca_coverage_own_event(&c->coverage, since, ev->ts))
+		forget_cpu(state, ev->cpu, since, ev->ts);
+}
+
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_cpu *c;
@@ -413,6 +514,10 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	}
 	if (ev->ts > state->last_ts)
 		state->last_ts = ev->ts;
+	if (ev->kind != CA_EV_LOST) {
+		note_demands(state, ev);
+		end_silence(state, ev);
+	}
 	ret = settle_current(state, ev);
 	if (!ret)
 		ret = apply_event(state, ev);
@@ -426,6 +531,15 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 
 void ca_state_finish(struct ca_state *state)
 {
+	for (int cpu = 0; cpu < state->topo.cpu_count && cpu < CA_MAX_CPUS; cpu++) {
+		struct ca_cpu *c = &state->cpus[cpu];
+		uint64_t from;
+
+		if (core_of(state, cpu) >= 0 &&
+		    ca_coverage_finish(&c->coverage, c->has_events, silent_since(state, c),
+				       state->last_ts, &from))
+			forget_cpu(state, cpu, from, state->last_ts);
+	}
 	ca_state_begin_all(state, state->last_ts);
 	for (int i = 0; i < state->check_count; i++)
 		state->checks[i]->finish(state->checks[i], state, state->last_ts);

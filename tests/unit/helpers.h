@@ -40,5 +40,6 @@ Suite *audit_suite(void);
 Suite *causes_suite(void);
 Suite *rules_suite(void);
 Suite *stats_suite(void);
+Suite *coverage_suite(void);
 
 #endif

@@ -1,0 +1,196 @@
+/*
+ * observed.c - the audit's word on coverage: how much of the span every CPU
+ * of every audited core was observed over (coverage.h says what observed
+ * means), and, for each way a CPU went unobserved, one reason naming the
+ * CPU, the time and what to do.  A verdict over unobserved time is never a
+ * pass.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "coreaudit/duration.h"
+#include "observed.h"
+
+#define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
+#define S(count) ((count) == 1 ? "" : "s")
+
+/* Whether @cpu is one of the audited cores' CPUs. */
+static bool is_audited(const struct ca_state *state, int cpu)
+{
+	return cpu < state->topo.cpu_count && state->topo.core_of_cpu[cpu] >= 0;
+}
+
+void ca_observed_sum(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	uint64_t span = state->last_ts - state->first_ts;
+	uint64_t total = 0, unobserved = 0;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
+
+		if (!is_audited(state, cpu))
+			continue;
+		total += span;
+		unobserved += cov->unobserved_ns < span ? cov->unobserved_ns : span;
+		audit->unobserved_cpus += cov->unobserved_ns > 0;
+	}
+	audit->unobserved_ns = unobserved;
+	audit->observed_pct = total ? 100.0 * (double)(total - unobserved) / (double)total : 0;
+}
+
+/* "5.612345678 s", or "the end" for a stretch open until the trace ended. */
+static const char *when(uint64_t ts, bool is_end, char *buf, size_t len)
+{
+	if (is_end)
+		snprintf(buf, len, "the end");
+	else
+		snprintf(buf, len, "%" PRIu64 ".%09" PRIu64 " s", ts / 1000000000u,
+			 ts % 1000000000u);
+	return buf;
+}
+
+/* The CPUs with time unobserved for @why, "2,3"; the longest stretch of them in *@worst. */
+static int cpus_with(const struct ca_state *state, enum ca_unobserved_why why, char *list,
+		     size_t len, const struct ca_cpu_coverage **worst, int *worst_cpu)
+{
+	size_t used = 0;
+	int count = 0;
+
+	list[0] = '\0';
+	*worst = NULL;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
+
+		if (!is_audited(state, cpu) || !cov->why_count[why])
+			continue;
+		count++;
+		if (used < len)
+			used += snprintf(list + used, len - used, "%s%d", used ? "," : "", cpu);
+		if (!*worst || cov->why_ns[why] > (*worst)->why_ns[why]) {
+			*worst = cov;
+			*worst_cpu = cpu;
+		}
+	}
+	return count;
+}
+
+/* The CPUs that show events at all: "0,1"; their count. */
+static int cpus_seen(const struct ca_state *state, char *list, size_t len)
+{
+	size_t used = 0;
+	int count = 0;
+
+	list[0] = '\0';
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		if (!state->cpus[cpu].has_events)
+			continue;
+		count++;
+		if (used < len)
+			used += snprintf(list + used, len - used, "%s%d", used ? "," : "", cpu);
+	}
+	return count;
+}
+
+static void judge_never_seen(struct ca_audit *audit)
+{
+	const struct ca_cpu_coverage *worst;
+	char list[128], seen[128];
+	int cpu, seen_count, count = cpus_with(&audit->state, CA_UNOBSERVED_NEVER_SEEN, list, sizeof(list),
+				   &worst, &cpu);
+
+	if (!count)
+		return;
+	seen_count = cpus_seen(&audit->state, seen, sizeof(seen));
+	ca_audit_add_reason(audit, "CPU%s %s, named by the topology, show%s no event: unobserved "
+			    "over the whole span (the trace holds events of CPU%s %s only: check "
+			    "the topology)", count == 1 ? "" : "s", list, count == 1 ? "s" : "",
+			    seen_count == 1 ? "" : "s", seen);
+}
+
+/* " (and 2 more CPUs: 1.2s unobserved in all)" when more than one CPU had it. */
+static const char *more(const struct ca_state *state, enum ca_unobserved_why why, int count,
+			char *buf, size_t len)
+{
+	uint64_t total = 0;
+	char d[32];
+
+	buf[0] = '\0';
+	if (count < 2)
+		return buf;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		total += is_audited(state, cpu) ? state->cpus[cpu].coverage.why_ns[why] : 0;
+	snprintf(buf, len, " (and %d more CPU%s: %s unobserved in all)", count - 1,
+		 count == 2 ? "" : "s", D(total, d));
+	return buf;
+}
+
+static void judge_silent(struct ca_audit *audit)
+{
+	const struct ca_cpu_coverage *worst;
+	const struct ca_stretch *s;
+	char list[128], from[40], to[40], d[32], tail[80];
+	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_SILENT, list, sizeof(list),
+				   &worst, &cpu);
+
+	if (!count)
+		return;
+	s = &worst->longest[CA_UNOBSERVED_SILENT];
+	ca_audit_add_reason(audit, "CPU %d shows no event from %s to %s (%s) while other CPUs "
+			    "aimed %u IPI%s, %u wakeup%s and %u migration%s at it: its events are "
+			    "missing (a cut or damaged trace), unobserved there%s", cpu,
+			    when(s->from, false, from, sizeof(from)),
+			    when(s->to, s->is_to_end, to, sizeof(to)), D(s->to - s->from, d),
+			    s->demands[CA_DEMAND_IPI], S(s->demands[CA_DEMAND_IPI]),
+			    s->demands[CA_DEMAND_WAKEUP], S(s->demands[CA_DEMAND_WAKEUP]),
+			    s->demands[CA_DEMAND_MIGRATION], S(s->demands[CA_DEMAND_MIGRATION]),
+			    more(&audit->state, CA_UNOBSERVED_SILENT, count, tail, sizeof(tail)));
+}
+
+static void judge_damage(struct ca_audit *audit)
+{
+	const struct ca_cpu_coverage *worst;
+	const struct ca_stretch *s;
+	char list[128], from[40], to[40], bytes[40] = "", tail[80];
+	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_DAMAGE, list, sizeof(list),
+				   &worst, &cpu);
+
+	if (!count)
+		return;
+	s = &worst->longest[CA_UNOBSERVED_DAMAGE];
+	if (s->bytes)
+		snprintf(bytes, sizeof(bytes), " (%" PRIu64 " bytes)", s->bytes);
+	ca_audit_add_reason(audit, "CPU %d: unreadable data at file offset %" PRIu64 "%s skipped "
+			    "(%u place%s on this CPU): what ran from %s to %s is unknown%s", cpu,
+			    s->offset, bytes, worst->why_count[CA_UNOBSERVED_DAMAGE],
+			    worst->why_count[CA_UNOBSERVED_DAMAGE] == 1 ? "" : "s",
+			    when(s->from, false, from, sizeof(from)),
+			    when(s->to, false, to, sizeof(to)),
+			    more(&audit->state, CA_UNOBSERVED_DAMAGE, count, tail, sizeof(tail)));
+}
+
+static void judge_stream_end(struct ca_audit *audit)
+{
+	const struct ca_cpu_coverage *worst;
+	const struct ca_stretch *s;
+	char list[128], from[40], d[32], tail[80];
+	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_STREAM_END, list, sizeof(list),
+				   &worst, &cpu);
+
+	if (!count)
+		return;
+	s = &worst->longest[CA_UNOBSERVED_STREAM_END];
+	ca_audit_add_reason(audit, "CPU %d: its data ends in unreadable data at file offset %"
+			    PRIu64 ": unobserved from %s to the end (%s)%s", cpu, s->offset,
+			    when(s->from, false, from, sizeof(from)), D(s->to - s->from, d),
+			    more(&audit->state, CA_UNOBSERVED_STREAM_END, count, tail,
+				 sizeof(tail)));
+}
+
+void ca_observed_judge(struct ca_audit *audit)
+{
+	judge_never_seen(audit);
+	judge_stream_end(audit);
+	judge_damage(audit);
+	judge_silent(audit);
+}

@@ -1,0 +1,20 @@
+/*
+ * observed.h - private to the library: how much of the trace each CPU was
+ * observed over, summed for the verdict and said as reasons (observed.c).
+ */
+#ifndef CA_OBSERVED_H
+#define CA_OBSERVED_H
+
+#include "coreaudit/audit.h"
+
+/** ca_audit_add_reason() - one more reason for the verdict (audit.c) */
+void ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** ca_observed_sum() - fill @audit's observed figures from the state's coverage */
+void ca_observed_sum(struct ca_audit *audit);
+
+/** ca_observed_judge() - a reason for each kind of unobserved stretch there was */
+void ca_observed_judge(struct ca_audit *audit);
+
+#endif
