@@ -42,6 +42,8 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
 	rules->long_size = tep_get_header_page_size(tep) == 8 ? 8 : 4;
 	rules->is_big_endian = tep_is_file_bigendian(tep);
 	rules->tep = tep;
+	rules->is_plausible = NULL;
+	rules->plausible_ctx = NULL;
 }
 
 static uint64_t read_n(const struct ca_page_rules *rules, const unsigned char *p, int bytes)
@@ -67,6 +69,10 @@ static int check_data(const struct ca_page_rules *rules, const unsigned char *da
 	}
 	if (!tep_find_event(rules->tep, (int)read_n(rules, data, 2))) {
 		sum->why = "an event of a type the file does not define";
+		return -EINVAL;
+	}
+	if (rules->is_plausible && !rules->is_plausible(rules->plausible_ctx, data, length)) {
+		sum->why = "an event whose fields no kernel writes";
 		return -EINVAL;
 	}
 	if (ts < last_ts) {

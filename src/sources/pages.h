@@ -16,6 +16,9 @@ struct ca_page_rules {
 	int long_size;		/* the kernel's, as the page header holds it */
 	bool is_big_endian;	/* the file's */
 	struct tep_handle *tep;	/* every data event's type must be one of its events */
+	/* Optional: false for a data event whose fields no kernel writes. */
+	bool (*is_plausible)(const void *ctx, const void *data, int size);
+	const void *plausible_ctx;
 };
 
 /* What ca_page_check() found on a good page. */
@@ -44,8 +47,9 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
  * ca_page_check() - walk the page at @page as kbuffer would, checking every
  *                   header: the commit size within the page, each event's
  *                   type and length within the commit, each data event's
- *                   type a known event, timestamps never going back and none
- *                   before @min_ts (the last of the CPU's previous page)
+ *                   type a known event and its fields plausible, timestamps
+ *                   never going back and none before @min_ts (the last of
+ *                   the CPU's previous page)
  * Return: 0 with @sum filled (event_count 0: an empty page), or -EINVAL with
  *         @sum->why saying what is wrong.
  */

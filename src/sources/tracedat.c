@@ -40,6 +40,7 @@ struct tracedat {
 	struct ca_decoders decoders;
 	struct ca_layout layout;
 	int layout_ret;		/* 0, or -ENOTSUP: libtracecmd alone knows the layout */
+	struct ca_page_rules rules;
 };
 
 /* One CPU as the record reader follows libtracecmd through it. */
@@ -116,8 +117,7 @@ static int read_own(struct emit_ctx *emit)
 	struct ca_read_fns fns = { emit_record, emit_damage, emit };
 	struct ca_damage first;
 	struct ca_zchunks *z;
-	int ret = ca_zchunks_open(&z, source->path, &emit->td->layout,
-				  tracecmd_get_tep(emit->td->handle));
+	int ret = ca_zchunks_open(&z, source->path, &emit->td->layout, &emit->td->rules);
 
 	if (ret)
 		return ret;
@@ -237,6 +237,17 @@ static int end_cpu(struct emit_ctx *emit, struct rcpu *rc)
 	return rc->has_damage && emit->has_read ? report_damage(emit, rc, emit->last_ts, true) : 0;
 }
 
+/* CPUs that ended before any record was read: unobserved from the first one on. */
+static int report_early_ends(struct emit_ctx *emit, int cpus, unsigned long long ts)
+{
+	int ret = 0;
+
+	for (int cpu = 0; !ret && !emit->has_read && cpu < cpus; cpu++)
+		if (emit->rcpus[cpu].is_done && emit->rcpus[cpu].has_damage)
+			ret = report_damage(emit, &emit->rcpus[cpu], ts, true);
+	return ret;
+}
+
 /* One libtracecmd record per event, the earliest CPU first (the lowest on a tie). */
 static int read_merged(struct emit_ctx *emit, int cpus)
 {
@@ -256,6 +267,8 @@ static int read_merged(struct emit_ctx *emit, int cpus)
 			else if (!best || rec->ts < best->ts)
 				best = rec, best_cpu = cpu;
 		}
+		if (!ret && best)
+			ret = report_early_ends(emit, cpus, best->ts);
 		if (ret || !best)
 			break;
 		rec = tracecmd_read_data(handle, best_cpu);
@@ -309,9 +322,8 @@ static int check_pages(struct emit_ctx *emit)
 	for (int i = 0; i < layout->cpu_count; i++) {
 		const struct ca_layout_cpu *lc = &layout->cpus[i];
 		struct rcpu *rc = &emit->rcpus[lc->cpu];
-		int ret = ca_layout_page_table(layout, i, emit->source->path,
-					       tracecmd_get_tep(emit->td->handle), &rc->table,
-					       &rc->pages);
+		int ret = ca_layout_page_table(layout, i, emit->source->path, &emit->td->rules,
+					       &rc->table, &rc->pages);
 
 		if (ret == -EPROTO)
 			return refuse(emit->source, lc->cpu, lc->offset, "damaged chunk headers");
@@ -447,5 +459,8 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 			 source->info.cpu_count, CA_MAX_CPUS);
 		return -ERANGE;
 	}
+	ca_page_rules_for(&td->rules, tracecmd_get_tep(td->handle), td->layout.page_size);
+	td->rules.is_plausible = ca_decoders_plausible;
+	td->rules.plausible_ctx = &td->decoders;
 	return ca_decoders_build(&td->decoders, tracecmd_get_tep(td->handle), &source->info);
 }

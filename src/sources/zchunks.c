@@ -663,6 +663,25 @@ static uint64_t resync(const struct ca_zchunks *z, const struct zcpu *c, uint64_
 	return found;
 }
 
+/*
+ * Every page of a decompressed chunk passes its checks: zstd (as trace-cmd
+ * uses it, without checksums) can turn damaged input into plausible output,
+ * so one bad page makes the whole chunk suspect.
+ */
+static bool is_sound_chunk(const struct ca_zchunks *z, const struct zcpu *c, size_t size)
+{
+	unsigned long long min_ts = c->min_ts;
+	struct ca_page_summary sum;
+
+	for (size_t at = 0; at + (size_t)z->rules.page_size <= size; at += z->rules.page_size) {
+		if (ca_page_check(&z->rules, c->chunk + at, min_ts, &sum))
+			return false;
+		if (sum.event_count)
+			min_ts = sum.last_ts;
+	}
+	return true;
+}
+
 /* Decompress the chunk whose header @head is at @at; a chunk that does not is damage. */
 static int decompress(struct ca_zchunks *z, struct zcpu *c, uint64_t at,
 		      const unsigned char *head, bool *has_chunk)
@@ -678,7 +697,7 @@ static int decompress(struct ca_zchunks *z, struct zcpu *c, uint64_t at,
 		return 0;
 	}
 	got = ZSTD_decompressDCtx(z->dctx, c->chunk, usize, z->zbuf, csize);
-	if (ZSTD_isError(got) || got != usize) {
+	if (ZSTD_isError(got) || got != usize || !is_sound_chunk(z, c, usize)) {
 		add_damage(z, c, at, 8 + (uint64_t)csize);
 		return 0;
 	}
@@ -808,7 +827,7 @@ static int start_cpu(struct ca_zchunks *z, struct zcpu *c)
 }
 
 int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_layout *layout,
-		    struct tep_handle *tep)
+		    const struct ca_page_rules *rules)
 {
 	struct ca_zchunks *z = calloc(1, sizeof(*z) + layout->cpu_count * sizeof(struct zcpu));
 
@@ -818,7 +837,7 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 	z->cpu_count = layout->cpu_count;
 	z->is_compressed = layout->is_compressed;
 	z->file_size = layout->file_size;
-	ca_page_rules_for(&z->rules, tep, layout->page_size);
+	z->rules = *rules;
 	z->fd = open(path, O_RDONLY);
 	z->dctx = layout->is_compressed ? ZSTD_createDCtx() : NULL;
 	for (int i = 0; i < z->cpu_count; i++) {
@@ -827,7 +846,7 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 		c->cpu = layout->cpus[i].cpu;
 		c->next = layout->cpus[i].offset;
 		c->end = c->next + layout->cpus[i].size + (layout->is_compressed ? 4 : 0);
-		c->kbuf = ca_kbuffer_for(tep);
+		c->kbuf = ca_kbuffer_for(rules->tep);
 		if (!c->kbuf)
 			break;
 	}
@@ -877,6 +896,22 @@ static int report_stream_ends(struct ca_zchunks *z, const struct ca_read_fns *fn
 	return ret;
 }
 
+/*
+ * CPUs with nothing readable at all: their damage goes before the first
+ * event of the trace (at its time), so the state knows them unobserved from
+ * the start, not from the end.
+ */
+static int report_empty_streams(struct ca_zchunks *z, const struct ca_read_fns *fns,
+				const struct zcpu *first)
+{
+	int ret = 0;
+
+	for (int i = 0; first && !ret && i < z->cpu_count; i++)
+		if (!z->cpus[i].has_event && z->cpus[i].has_damage)
+			ret = report_damage(&z->cpus[i], fns, first->event.ts, true);
+	return ret;
+}
+
 int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
 {
 	unsigned long long last_ts = 0;
@@ -886,6 +921,8 @@ int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
 
 	for (int i = 0; !ret && i < z->cpu_count; i++)
 		ret = start_cpu(z, &z->cpus[i]);
+	if (!ret)
+		ret = report_empty_streams(z, fns, earliest(z));
 	while (!ret && (c = earliest(z))) {
 		if (c->has_damage)
 			ret = report_damage(c, fns, c->event.ts, false);
@@ -991,6 +1028,7 @@ static int chunk_table(struct ca_zchunks *z, struct zcpu *c, int32_t **table, si
 		if (!grown)
 			return -ENOMEM;
 		*table = grown;
+		c->min_ts = min_ts;
 		ret = decompress(z, c, c->next, head, &has_chunk);
 		if (!has_chunk)
 			for (size_t i = 0; i < pages; i++)
@@ -1004,7 +1042,7 @@ static int chunk_table(struct ca_zchunks *z, struct zcpu *c, int32_t **table, si
 }
 
 int ca_layout_page_table(const struct ca_layout *layout, int index, const char *path,
-			 struct tep_handle *tep, int32_t **table, size_t *count)
+			 const struct ca_page_rules *rules, int32_t **table, size_t *count)
 {
 	struct ca_layout one = *layout;
 	struct ca_zchunks *z;
@@ -1014,7 +1052,7 @@ int ca_layout_page_table(const struct ca_layout *layout, int index, const char *
 	one.cpu_count = 1;
 	*table = NULL;
 	*count = 0;
-	ret = ca_zchunks_open(&z, path, &one, tep);
+	ret = ca_zchunks_open(&z, path, &one, rules);
 	if (ret)
 		return ret;
 	if (layout->is_compressed) {

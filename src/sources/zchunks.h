@@ -55,7 +55,7 @@ int ca_layout_read(struct ca_layout *layout, const char *path, struct tep_handle
  * Return: 0 with *@table (free() it) and *@count set; -ENOMEM.
  */
 int ca_layout_page_table(const struct ca_layout *layout, int index, const char *path,
-			 struct tep_handle *tep, int32_t **table, size_t *count);
+			 const struct ca_page_rules *rules, int32_t **table, size_t *count);
 
 /* Unreadable data skipped on one CPU: emitted in time order (ts), see struct ca_lost. */
 struct ca_damage {
@@ -73,11 +73,14 @@ struct ca_read_fns {
 struct ca_zchunks;
 
 /**
- * ca_zchunks_open() - read the CPU data of @path laid out as @layout
+ * ca_zchunks_open() - read the CPU data of @path laid out as @layout, its
+ *                     pages judged by @rules (a zstd chunk with one page that
+ *                     fails is damaged whole: what else it decompressed to is
+ *                     not known)
  * Return: 0 with *@out set, or -ENOMEM.
  */
 int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_layout *layout,
-		    struct tep_handle *tep);
+		    const struct ca_page_rules *rules);
 
 /**
  * ca_zchunks_read() - pass every event, in timestamp order (the lowest CPU
