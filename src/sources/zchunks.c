@@ -16,6 +16,8 @@
  * is data the file declares but does not hold.  libtracecmd still parses
  * the headers and event formats; what is read here of them is only checked.
  */
+#define _GNU_SOURCE		/* memmem */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -160,6 +162,40 @@ static void walk_header_info(struct walk *w)
 	take_text(w, take_number(w, 8), "the event header is damaged");
 }
 
+static bool has(const unsigned char *p, size_t n, const char *what)
+{
+	return memmem(p, n, what, strlen(what)) != NULL;
+}
+
+/* Each "\tfield:" line of an event format: "...;\toffset:N;\tsize:N;\tsigned:N;". */
+static bool are_fields(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n, *line = memmem(p, n, "\tfield:", 7);
+
+	for (; line; line = memmem(line + 1, end - line - 1, "\tfield:", 7)) {
+		const unsigned char *eol = memchr(line, '\n', end - line);
+		size_t len = (eol ? eol : end) - line;
+
+		if (!has(line, len, ";\toffset:") || !has(line, len, ";\tsize:") ||
+		    !has(line, len, ";\tsigned:") || line[len - 1] != ';')
+			return false;
+	}
+	return true;
+}
+
+/* @size bytes of one event format: text in the layout tracefs writes. */
+static void take_format(struct walk *w, uint64_t size, const char *why)
+{
+	const unsigned char *p = w->p + w->at;
+
+	take_text(w, size, why);
+	if (w->why || w->is_short)
+		return;
+	if (size < 6 || memcmp(p, "name: ", 6) || !has(p, size, "\nID: ") ||
+	    !has(p, size, "\nformat:\n") || !has(p, size, "\nprint fmt: ") || !are_fields(p, size))
+		bad(w, why);
+}
+
 static void walk_ftrace_formats(struct walk *w)
 {
 	uint32_t count = (uint32_t)take_number(w, 4);
@@ -167,7 +203,7 @@ static void walk_ftrace_formats(struct walk *w)
 	if (count > MAX_COUNT)
 		bad(w, "the ftrace event formats are damaged");
 	for (uint32_t i = 0; i < count && !w->why && !w->is_short; i++)
-		take_text(w, take_number(w, 8), "an ftrace event format is damaged");
+		take_format(w, take_number(w, 8), "an ftrace event format is damaged");
 }
 
 static void walk_event_formats(struct walk *w)
@@ -184,13 +220,56 @@ static void walk_event_formats(struct walk *w)
 		if (count > MAX_COUNT)
 			bad(w, "the event formats are damaged");
 		for (uint32_t i = 0; i < count && !w->why && !w->is_short; i++)
-			take_text(w, take_number(w, 8), "an event format is damaged");
+			take_format(w, take_number(w, 8), "an event format is damaged");
 	}
+}
+
+/* One /proc/kallsyms line at @p: "ADDRESS TYPE NAME" then "\t[MODULE]" or not; its length. */
+static size_t kallsyms_line(const char *p, size_t n, size_t *address_len)
+{
+	size_t at = 0, name;
+
+	while (at < n && isxdigit((unsigned char)p[at]))
+		at++;
+	if (!*address_len)
+		*address_len = at;
+	if (!at || at != *address_len || at + 3 >= n || p[at] != ' ' ||
+	    !isalpha((unsigned char)p[at + 1]) || p[at + 2] != ' ')
+		return 0;
+	at += 3;
+	for (name = at; at < n && p[at] > ' '; at++)
+		;
+	if (at == name)
+		return 0;
+	if (at + 1 < n && p[at] == '\t' && p[at + 1] == '[') {
+		while (at < n && p[at] != ']' && p[at] != '\n')
+			at++;
+		at += at < n && p[at] == ']';
+	}
+	return at == n || p[at] == '\n' ? at + 1 : 0;
+}
+
+static bool is_kallsyms(const unsigned char *p, size_t n)
+{
+	size_t address_len = 0, len;
+
+	for (size_t at = 0; at < n; at += len) {
+		len = kallsyms_line((const char *)p + at, n - at, &address_len);
+		if (!len)
+			return false;
+	}
+	return true;
 }
 
 static void walk_kallsyms(struct walk *w)
 {
-	take_text(w, take_number(w, 4), "the kernel symbols (kallsyms) are damaged");
+	const char *why = "the kernel symbols (kallsyms) are damaged";
+	uint64_t size = take_number(w, 4);
+	const unsigned char *p = w->p + w->at;
+
+	take_text(w, size, why);
+	if (!w->why && !w->is_short && !is_kallsyms(p, size))
+		bad(w, why);
 }
 
 /* Options that make libtracecmd change the timestamps it hands out. */
