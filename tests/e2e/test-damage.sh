@@ -84,8 +84,24 @@ for f in "${inputs[@]}"; do
 	done < "$tap_tmp/plan"
 	check "$name ($intact): $copies damaged runs, each exit 3, inconclusive or the intact reading (exits:$kinds)" \
 		test "$bad" = 0
+	mkdir -p "$tap_tmp/lib"
+	mv "$tap_tmp/$name"/*-page0.dat "$tap_tmp/$name"/*-cutdata0.dat "$tap_tmp/lib/"
+	mv "$tap_tmp/$name"/*-chunk0.dat "$tap_tmp/lib/" 2> /dev/null
 	rm -rf "${tap_tmp:?}/$name"
 done
+
+# A library user (no fault guard) audits the damaged copies in one process:
+# no crash, no file descriptor left open (leaks: the sanitizer pass).
+for reader in "" --records; do
+	"$top_builddir/tests/e2e/audit-lib" 0,1 $reader "$tap_tmp"/lib/*.dat > "$tap_tmp/lib.out" 2>&1
+	status=$?
+	files=$(grep -c '\.dat$' "$tap_tmp/lib.out")
+	check "a library user, ${reader:---default} reader: $files damaged files in one process, no crash (status $status)" \
+		test "$status" = 0 -a "$files" -gt 0
+	check "a library user, ${reader:---default} reader: no file descriptor kept ($(tail -1 "$tap_tmp/lib.out"))" \
+		sh -c 'tail -1 "$1" | awk "{ exit !(\$2 == \$3) }"' _ "$tap_tmp/lib.out"
+done
+rm -rf "${tap_tmp:?}/lib"
 
 # The exact cases, on d-cookies when present, else on the bundled example.
 base=$traces/d-cookies.dat
