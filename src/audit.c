@@ -47,30 +47,50 @@ const char *ca_verdict_name(enum ca_verdict verdict)
 	return "inconclusive";
 }
 
-static void add_reason_v(struct ca_audit *audit, const char *fmt, va_list args)
+static struct ca_reason *add_reason_v(struct ca_audit *audit, const char *fmt, va_list args)
 {
-	if (audit->reason_count == CA_MAX_REASONS)
-		return;
-	vsnprintf(audit->reasons[audit->reason_count++], sizeof(audit->reasons[0]), fmt, args);
+	struct ca_reason *reason = &audit->reason_spare;
+
+	if (audit->reason_count == CA_MAX_REASONS) {
+		audit->reasons_dropped++;
+	} else {
+		vsnprintf(audit->reasons[audit->reason_count], sizeof(audit->reasons[0]), fmt,
+			  args);
+		reason = &audit->reason_info[audit->reason_count++];
+	}
+	*reason = (struct ca_reason){ .cpu = -1, .pid = -1 };
+	return reason;
 }
 
-void ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
+struct ca_reason *ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
 {
+	struct ca_reason *reason;
 	va_list args;
 
 	va_start(args, fmt);
-	add_reason_v(audit, fmt, args);
+	reason = add_reason_v(audit, fmt, args);
 	va_end(args);
+	return reason;
 }
 
-static void add_reason(struct ca_audit *audit, const char *fmt, ...)
+void ca_reason_measure(struct ca_reason *reason, const char *check, double value,
+		       const char *unit)
 {
-	va_list args;
-
-	va_start(args, fmt);
-	add_reason_v(audit, fmt, args);
-	va_end(args);
+	reason->check = check;
+	reason->has_value = unit != NULL;
+	reason->value = value;
+	reason->unit = unit;
 }
+
+void ca_reason_limit(struct ca_reason *reason, double threshold, const char *unit)
+{
+	reason->has_threshold = true;
+	reason->threshold = threshold;
+	reason->threshold_unit = unit;
+}
+
+#define add_reason ca_audit_add_reason
+#define S(count) ((count) == 1 ? "" : "s")
 
 static void add_warning(struct ca_audit *audit, const char *fmt, ...)
 {
@@ -200,52 +220,91 @@ static void summarise(struct ca_audit *audit)
 	}
 	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
 	ca_observed_sum(audit);
-	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
-		if (audit->forcedidle.tasks[i].longest_starved_ns > audit->max_starved_ns)
-			audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
+	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++) {
+		if (audit->forcedidle.tasks[i].longest_starved_ns <= audit->max_starved_ns)
+			continue;
+		audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
+		audit->max_starved_pid = audit->forcedidle.tasks[i].pid;
+	}
+}
+
+static void judge_isolation(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count;
+	bool has_causes = audit->isolation.has_causes;
+	struct ca_reason *reason;
+	char a[32];
+
+	if (!violations)
+		return;
+	reason = add_reason(audit, "%llu co-run window%s of different %s%s at or over the grace "
+			    "period (%s)%s", (unsigned long long)violations, S(violations),
+			    opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
+			    has_causes ? ": unexplained" : "",
+			    ca_format_duration(opts->grace_ns, a, sizeof(a)),
+			    has_causes && opts->max_transition_ns ?
+			    ", or explained over --max-transition" : "");
+	ca_reason_measure(reason, "isolation", (double)violations, "windows");
+	ca_reason_limit(reason, (double)opts->grace_ns, "ns");
+}
+
+static void judge_rules(struct ca_audit *audit)
+{
+	const struct ca_policy *policy = &audit->policy;
+	struct ca_reason *reason;
+	char a[32];
+
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->rules.relations[r];
+		uint64_t count = policy->results[r].violations;
+
+		if (!count || rel->kind == CA_RELATION_TOGETHER)
+			continue;
+		reason = add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s %sat or over %s%s",
+				    audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				    audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
+				    rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "",
+				    (unsigned long long)count, S(count),
+				    policy->has_causes ? "unexplained " : "",
+				    ca_format_duration(policy->grace_ns, a, sizeof(a)),
+				    policy->has_causes && audit->opts.max_transition_ns ?
+				    ", or explained over --max-transition" : "");
+		ca_reason_measure(reason, "rules", (double)count, "windows");
+		ca_reason_limit(reason, (double)policy->grace_ns, "ns");
+		reason->line = rel->line;
+	}
+}
+
+static void judge_thresholds(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	struct ca_reason *reason;
+	char a[32], b[32];
+
+	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct) {
+		reason = add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle "
+				    "%.2f%%", audit->forced_idle_pct, opts->max_forced_idle_pct);
+		ca_reason_measure(reason, "max-forced-idle", audit->forced_idle_pct, "percent");
+		ca_reason_limit(reason, opts->max_forced_idle_pct, "percent");
+	}
+	if (opts->max_starvation_ns >= 0 &&
+	    audit->max_starved_ns > (uint64_t)opts->max_starvation_ns) {
+		reason = add_reason(audit, "task %d starved %s at a stretch, over --max-starvation %s",
+				    audit->max_starved_pid,
+				    ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
+				    ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
+		ca_reason_measure(reason, "max-starvation", (double)audit->max_starved_ns, "ns");
+		ca_reason_limit(reason, (double)opts->max_starvation_ns, "ns");
+		reason->pid = audit->max_starved_pid;
+	}
 }
 
 static void judge_failures(struct ca_audit *audit)
 {
-	const struct ca_audit_options *opts = &audit->opts;
-	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count;
-	char a[32], b[32];
-
-	if (violations && audit->isolation.has_causes)
-		add_reason(audit, "%llu co-run window%s of different %s: unexplained at or over "
-			   "the grace period (%s)%s", (unsigned long long)violations,
-			   violations == 1 ? "" : "s",
-			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
-			   ca_format_duration(opts->grace_ns, a, sizeof(a)),
-			   opts->max_transition_ns ? ", or explained over --max-transition" : "");
-	else if (violations)
-		add_reason(audit, "%llu co-run window%s of different %s at or over the grace "
-			   "period (%s)", (unsigned long long)violations, violations == 1 ? "" : "s",
-			   opts->identity == CA_IDENTITY_TAG ? "tags" : "cookies",
-			   ca_format_duration(opts->grace_ns, a, sizeof(a)));
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
-		const struct ca_relation *rel = &audit->rules.relations[r];
-		uint64_t count = audit->policy.results[r].violations;
-
-		if (!count || rel->kind == CA_RELATION_TOGETHER)
-			continue;
-		add_reason(audit, "%s:%d: %s %s%s%s: %llu window%s %sat or over %s%s",
-			   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
-			   audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
-			   rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "",
-			   (unsigned long long)count, count == 1 ? "" : "s",
-			   audit->policy.has_causes ? "unexplained " : "",
-			   ca_format_duration(audit->policy.grace_ns, b, sizeof(b)),
-			   audit->policy.has_causes && opts->max_transition_ns ?
-			   ", or explained over --max-transition" : "");
-	}
-	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct)
-		add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle %.2f%%",
-			   audit->forced_idle_pct, opts->max_forced_idle_pct);
-	if (opts->max_starvation_ns >= 0 && audit->max_starved_ns > (uint64_t)opts->max_starvation_ns)
-		add_reason(audit, "a task starved %s at a stretch, over --max-starvation %s",
-			   ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
-			   ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
+	judge_isolation(audit);
+	judge_rules(audit);
+	judge_thresholds(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -270,48 +329,101 @@ static void judge_topology(struct ca_audit *audit)
 		if (topo->sibling_count[core] > 1)
 			return;
 	ca_topology_format(topo, text, sizeof(text));
-	add_reason(audit, "the topology \"%s\" puts every CPU in a core of its own: no SMT "
-		   "siblings to compare (give the siblings of each core, e.g. \"0,1 2,3\")", text);
+	ca_reason_measure(add_reason(audit, "the topology \"%s\" puts every CPU in a core of its "
+				     "own: no SMT siblings to compare (give the siblings of each "
+				     "core, e.g. \"0,1 2,3\")", text), "topology", 0, NULL);
 }
 
-static void judge_unknowns(struct ca_audit *audit)
+static uint64_t lost_ns_of(const struct ca_cpu *c)
+{
+	return c->lost_ns;
+}
+
+static uint64_t missed_switches_of(const struct ca_cpu *c)
+{
+	return c->missed_switches;
+}
+
+/* The CPU with the most of @measure, for a reason about all of them. */
+static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const struct ca_cpu *c))
+{
+	uint64_t most = 0;
+	int worst = -1;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+		if (measure(&state->cpus[cpu]) > most) {
+			most = measure(&state->cpus[cpu]);
+			worst = cpu;
+		}
+	}
+	return worst;
+}
+
+static void judge_gaps(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	struct ca_reason *reason;
+	char cpus[128];
+
+	if (audit->lost_events) {
+		reason = add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
+				    audit->has_unknown_loss ? "at least " : "",
+				    (unsigned long long)audit->lost_events);
+		ca_reason_measure(reason, "lost-events", (double)audit->lost_events, "events");
+		reason->cpu = worst_cpu(state, lost_ns_of);
+	}
+	if (audit->missed_switches) {
+		reason = add_reason(audit, "%llu event%s contradict the task believed current (CPU "
+				    "%s): sched_switch events are missing from the trace",
+				    (unsigned long long)audit->missed_switches,
+				    S(audit->missed_switches),
+				    describe_missed_cpus(audit, cpus, sizeof(cpus)));
+		ca_reason_measure(reason, "missed-switches", (double)audit->missed_switches,
+				  "events");
+		reason->cpu = worst_cpu(state, missed_switches_of);
+	}
+}
+
+static void judge_unjudged_windows(struct ca_audit *audit)
 {
 	uint64_t unknown = audit->isolation.by_kind[CA_WINDOW_UNKNOWN].count;
-	char a[32], cpus[128];
+	struct ca_reason *reason;
+	char a[32];
 
-	ca_observed_judge(audit);
-	judge_topology(audit);
-	if (audit->lost_events)
-		add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
-			   audit->has_unknown_loss ? "at least " : "",
-			   (unsigned long long)audit->lost_events);
-	if (audit->missed_switches)
-		add_reason(audit, "%llu event%s contradict the task believed current (CPU %s): "
-			   "sched_switch events are missing from the trace",
-			   (unsigned long long)audit->missed_switches,
-			   audit->missed_switches == 1 ? "" : "s",
-			   describe_missed_cpus(audit, cpus, sizeof(cpus)));
-	if (unknown)
-		add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's %s "
-			   "is unknown or changing, a switch is missing, or a CPU was unobserved",
-			   (unsigned long long)unknown, unknown == 1 ? "" : "s",
-			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
-					      sizeof(a)),
-			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	if (unknown) {
+		reason = add_reason(audit, "%llu co-run window%s (%s) could not be judged: a task's "
+				    "%s is unknown or changing, a switch is missing, or a CPU was "
+				    "unobserved", (unsigned long long)unknown, S(unknown),
+				    ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total,
+						       a, sizeof(a)),
+				    audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+		ca_reason_measure(reason, "isolation", (double)unknown, "windows");
+	}
 	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
 		const struct ca_relation *rel = &audit->rules.relations[r];
 		uint64_t count = audit->policy.results[r].unknown;
 
-		if (count)
-			add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
-				   "judged: a CPU of the core was unobserved around %s",
-				   audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
-				   (unsigned long long)count, count == 1 ? "" : "s",
-				   count == 1 ? "it" : "them");
+		if (!count)
+			continue;
+		reason = add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
+				    "judged: a CPU of the core was unobserved around %s",
+				    audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				    (unsigned long long)count, S(count), count == 1 ? "it" : "them");
+		ca_reason_measure(reason, "rules", (double)count, "windows");
+		reason->line = rel->line;
 	}
+}
+
+static void judge_unknowns(struct ca_audit *audit)
+{
+	ca_observed_judge(audit);
+	judge_topology(audit);
+	judge_gaps(audit);
+	judge_unjudged_windows(audit);
 	if (!strcmp(audit->info.clock, "local"))
-		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
-			   "guaranteed (record with -C mono)");
+		ca_reason_measure(add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU "
+					     "order is not guaranteed (record with -C mono)"),
+				  "clock", 0, NULL);
 }
 
 static void collect_warnings(struct ca_audit *audit)

@@ -95,6 +95,7 @@ static int cpus_seen(const struct ca_state *state, char *list, size_t len)
 static void judge_never_seen(struct ca_audit *audit)
 {
 	const struct ca_cpu_coverage *worst;
+	struct ca_reason *reason;
 	char list[128], seen[128];
 	int cpu, seen_count, count = cpus_with(&audit->state, CA_UNOBSERVED_NEVER_SEEN, list, sizeof(list),
 				   &worst, &cpu);
@@ -102,10 +103,12 @@ static void judge_never_seen(struct ca_audit *audit)
 	if (!count)
 		return;
 	seen_count = cpus_seen(&audit->state, seen, sizeof(seen));
-	ca_audit_add_reason(audit, "CPU%s %s, named by the topology, show%s no event: unobserved "
+	reason = ca_audit_add_reason(audit, "CPU%s %s, named by the topology, show%s no event: unobserved "
 			    "over the whole span (the trace holds events of CPU%s %s only: check "
 			    "the topology)", count == 1 ? "" : "s", list, count == 1 ? "s" : "",
 			    seen_count == 1 ? "" : "s", seen);
+	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_NEVER_SEEN], "ns");
+	reason->cpu = cpu;
 }
 
 /* " (and 2 more CPUs: 1.2s unobserved in all)" when more than one CPU had it. */
@@ -129,6 +132,7 @@ static void judge_silent(struct ca_audit *audit)
 {
 	const struct ca_cpu_coverage *worst;
 	const struct ca_stretch *s;
+	struct ca_reason *reason;
 	char list[128], from[40], to[40], d[32], tail[80];
 	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_SILENT, list, sizeof(list),
 				   &worst, &cpu);
@@ -136,7 +140,7 @@ static void judge_silent(struct ca_audit *audit)
 	if (!count)
 		return;
 	s = &worst->longest[CA_UNOBSERVED_SILENT];
-	ca_audit_add_reason(audit, "CPU %d shows no event from %s to %s (%s) while other CPUs "
+	reason = ca_audit_add_reason(audit, "CPU %d shows no event from %s to %s (%s) while other CPUs "
 			    "aimed %u IPI%s, %u wakeup%s and %u migration%s at it: its events are "
 			    "missing (a cut or damaged trace), unobserved there%s", cpu,
 			    when(s->from, false, from, sizeof(from)),
@@ -145,12 +149,15 @@ static void judge_silent(struct ca_audit *audit)
 			    s->demands[CA_DEMAND_WAKEUP], S(s->demands[CA_DEMAND_WAKEUP]),
 			    s->demands[CA_DEMAND_MIGRATION], S(s->demands[CA_DEMAND_MIGRATION]),
 			    more(&audit->state, CA_UNOBSERVED_SILENT, count, tail, sizeof(tail)));
+	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_SILENT], "ns");
+	reason->cpu = cpu;
 }
 
 static void judge_damage(struct ca_audit *audit)
 {
 	const struct ca_cpu_coverage *worst;
 	const struct ca_stretch *s;
+	struct ca_reason *reason;
 	char list[128], from[40], to[40], bytes[40] = "", tail[80];
 	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_DAMAGE, list, sizeof(list),
 				   &worst, &cpu);
@@ -160,19 +167,22 @@ static void judge_damage(struct ca_audit *audit)
 	s = &worst->longest[CA_UNOBSERVED_DAMAGE];
 	if (s->bytes)
 		snprintf(bytes, sizeof(bytes), " (%" PRIu64 " bytes)", s->bytes);
-	ca_audit_add_reason(audit, "CPU %d: unreadable data at file offset %" PRIu64 "%s skipped "
+	reason = ca_audit_add_reason(audit, "CPU %d: unreadable data at file offset %" PRIu64 "%s skipped "
 			    "(%u place%s on this CPU): what ran from %s to %s is unknown%s", cpu,
 			    s->offset, bytes, worst->why_count[CA_UNOBSERVED_DAMAGE],
 			    worst->why_count[CA_UNOBSERVED_DAMAGE] == 1 ? "" : "s",
 			    when(s->from, false, from, sizeof(from)),
 			    when(s->to, false, to, sizeof(to)),
 			    more(&audit->state, CA_UNOBSERVED_DAMAGE, count, tail, sizeof(tail)));
+	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_DAMAGE], "ns");
+	reason->cpu = cpu;
 }
 
 static void judge_stream_end(struct ca_audit *audit)
 {
 	const struct ca_cpu_coverage *worst;
 	const struct ca_stretch *s;
+	struct ca_reason *reason;
 	char list[128], from[40], d[32], tail[80];
 	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_STREAM_END, list, sizeof(list),
 				   &worst, &cpu);
@@ -180,11 +190,13 @@ static void judge_stream_end(struct ca_audit *audit)
 	if (!count)
 		return;
 	s = &worst->longest[CA_UNOBSERVED_STREAM_END];
-	ca_audit_add_reason(audit, "CPU %d: its data ends in unreadable data at file offset %"
+	reason = ca_audit_add_reason(audit, "CPU %d: its data ends in unreadable data at file offset %"
 			    PRIu64 ": unobserved from %s to the end (%s)%s", cpu, s->offset,
 			    when(s->from, false, from, sizeof(from)), D(s->to - s->from, d),
 			    more(&audit->state, CA_UNOBSERVED_STREAM_END, count, tail,
 				 sizeof(tail)));
+	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_STREAM_END], "ns");
+	reason->cpu = cpu;
 }
 
 void ca_observed_judge(struct ca_audit *audit)

@@ -7,9 +7,19 @@
 
 #include "coreaudit/audit.h"
 
-/** ca_audit_add_reason() - one more reason for the verdict (audit.c) */
-void ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
+/**
+ * ca_audit_add_reason() - one more reason for the verdict (audit.c)
+ * Return: its data, to fill (a spare one past CA_MAX_REASONS).
+ */
+struct ca_reason *ca_audit_add_reason(struct ca_audit *audit, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/** ca_reason_measure() - what @reason counts: @value in @unit, of check @check */
+void ca_reason_measure(struct ca_reason *reason, const char *check, double value,
+		       const char *unit);
+
+/** ca_reason_limit() - the threshold @reason's value passed */
+void ca_reason_limit(struct ca_reason *reason, double threshold, const char *unit);
 
 /** ca_observed_sum() - fill @audit's observed figures from the state's coverage */
 void ca_observed_sum(struct ca_audit *audit);

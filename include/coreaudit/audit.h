@@ -42,7 +42,21 @@ enum ca_verdict {
 };
 
 #define CA_MAX_REASONS 8
-#define CA_REASON_LEN 200
+#define CA_REASON_LEN 240
+
+/* What a reason is about, beside its text: for JSON. */
+struct ca_reason {
+	const char *check;		/* "isolation", "rules", "coverage", ... */
+	int cpu;			/* -1: no one CPU */
+	int pid;			/* -1: no one task */
+	int line;			/* a rule file's line; 0: none */
+	bool has_value;
+	double value;
+	const char *unit;		/* of value: "windows", "ns", "percent", "events" */
+	bool has_threshold;
+	double threshold;
+	const char *threshold_unit;
+};
 
 struct ca_audit {
 	struct ca_audit_options opts;
@@ -57,6 +71,9 @@ struct ca_audit {
 	int reason_count;	/* failures first, then what is unknown */
 	int failure_count;
 	char reasons[CA_MAX_REASONS][CA_REASON_LEN];	/* why fail or inconclusive */
+	struct ca_reason reason_info[CA_MAX_REASONS];	/* the same, as data */
+	struct ca_reason reason_spare;	/* filled for reasons past CA_MAX_REASONS */
+	int reasons_dropped;
 	int warning_count;
 	char warnings[CA_MAX_REASONS][CA_REASON_LEN];
 	uint64_t events;
@@ -73,6 +90,7 @@ struct ca_audit {
 	int unobserved_cpus;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
+	int max_starved_pid;
 	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */
 	bool is_abandoned;	/* a library faulted mid-read: do not free */
 };

@@ -15,6 +15,7 @@
 #define COREAUDIT_COVERAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -82,8 +83,8 @@ struct ca_cpu_coverage {
 	uint32_t why_count[CA_UNOBSERVED_WHY_COUNT];
 	struct ca_stretch longest[CA_UNOBSERVED_WHY_COUNT];
 	struct ca_span *spans;	/* every stretch */
-	uint32_t span_count;
-	uint32_t span_capacity;
+	size_t span_count;
+	size_t span_capacity;
 	bool has_lost_spans;	/* out of memory: assume unobserved anywhere */
 };
 

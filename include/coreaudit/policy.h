@@ -77,6 +77,7 @@ struct ca_policy {
 	struct ca_policy_task *tasks;
 	uint32_t task_count;
 	uint32_t task_capacity;
+	uint64_t per_core_violations[CA_MAX_CPUS];	/* every relation together */
 	struct ca_policy_suspect *suspects;
 	size_t suspect_count;
 	size_t suspect_capacity;

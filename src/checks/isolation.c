@@ -14,6 +14,7 @@
 
 #include "coreaudit/isolation.h"
 #include "coreaudit/state.h"
+#include "util/grow.h"
 
 static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_SKEW] = "skew",
@@ -192,15 +193,9 @@ static bool is_same_identity(const struct ca_window *window)
 
 static int defer_window(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->deferred_count == iso->deferred_capacity) {
-		size_t capacity = iso->deferred_capacity ? iso->deferred_capacity * 2 : 16;
-		struct ca_window *deferred = realloc(iso->deferred, capacity * sizeof(*deferred));
-
-		if (!deferred)
-			return -ENOMEM;
-		iso->deferred = deferred;
-		iso->deferred_capacity = capacity;
-	}
+	if (ca_grow(&iso->deferred, iso->deferred_count, &iso->deferred_capacity,
+		    sizeof(*iso->deferred)))
+		return -ENOMEM;
 	iso->deferred[iso->deferred_count++] = *window;
 	return 0;
 }
@@ -279,15 +274,9 @@ static bool is_violation(const struct ca_isolation *iso, const struct ca_window 
 /* Windows that would be violations, until every CPU of their core has shown past them. */
 static int keep_suspect(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->suspect_count == iso->suspect_capacity) {
-		size_t capacity = iso->suspect_capacity ? iso->suspect_capacity * 2 : 16;
-		struct ca_window *suspects = realloc(iso->suspects, capacity * sizeof(*suspects));
-
-		if (!suspects)
-			return -ENOMEM;
-		iso->suspects = suspects;
-		iso->suspect_capacity = capacity;
-	}
+	if (ca_grow(&iso->suspects, iso->suspect_count, &iso->suspect_capacity,
+		    sizeof(*iso->suspects)))
+		return -ENOMEM;
 	iso->suspects[iso->suspect_count++] = *window;
 	return 0;
 }
@@ -348,16 +337,9 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 
 static int push_pending(struct ca_isolation *iso, const struct ca_window *window)
 {
-	if (iso->pending_count == iso->pending_capacity) {
-		size_t capacity = iso->pending_capacity ? iso->pending_capacity * 2 : 16;
-		struct ca_pending_window *pending = realloc(iso->pending,
-							    capacity * sizeof(*pending));
-
-		if (!pending)
-			return -ENOMEM;
-		iso->pending = pending;
-		iso->pending_capacity = capacity;
-	}
+	if (ca_grow(&iso->pending, iso->pending_count, &iso->pending_capacity,
+		    sizeof(*iso->pending)))
+		return -ENOMEM;
 	iso->pending[iso->pending_count++] = (struct ca_pending_window){ .window = *window };
 	return 0;
 }
@@ -544,18 +526,6 @@ static void isolation_update(struct ca_check *check, const struct ca_state *stat
 			update_pair(iso, state, core, i, j, ts);
 }
 
-/* The kept windows in time order (those judged at the end were kept last). */
-static int compare_start(const void *a, const void *b)
-{
-	const struct ca_window *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->core != y->core)
-		return x->core - y->core;
-	return x->cpus[0] != y->cpus[0] ? x->cpus[0] - y->cpus[0] : x->cpus[1] - y->cpus[1];
-}
-
 static void isolation_finish(struct ca_check *check, const struct ca_state *state,
 			     uint64_t end_ts)
 {
@@ -596,7 +566,6 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 		refine_identity(state, &iso->list[i].tasks[0], true);
 		refine_identity(state, &iso->list[i].tasks[1], true);
 	}
-	qsort(iso->list, iso->list_count, sizeof(*iso->list), compare_start);
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)

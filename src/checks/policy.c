@@ -12,6 +12,7 @@
 
 #include "coreaudit/policy.h"
 #include "coreaudit/state.h"
+#include "util/grow.h"
 
 static struct ca_policy *to_policy(struct ca_check *check)
 {
@@ -192,30 +193,25 @@ static uint64_t known_until(const struct ca_state *state, int core, uint64_t sta
  * A would-be violation whose core had a CPU unobserved around it may have
  * lost its cause with that CPU's events: unknown, not a violation.
  */
-static void judge_suspect(const struct ca_policy *policy, const struct ca_state *state,
+static void judge_suspect(struct ca_policy *policy, const struct ca_state *state,
 			  struct ca_policy_result *res, const struct ca_policy_window *w)
 {
-	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes))
+	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes)) {
 		res->unknown++;
-	else
-		res->violations++;
+		return;
+	}
+	res->violations++;
+	policy->per_core_violations[w->core]++;
 }
 
 /* Until every CPU of its core has shown an event past it. */
 static void suspect(struct ca_policy *policy, struct ca_policy_result *res,
 		    const struct ca_policy_window *w)
 {
-	if (policy->suspect_count == policy->suspect_capacity) {
-		size_t capacity = policy->suspect_capacity ? policy->suspect_capacity * 2 : 16;
-		struct ca_policy_suspect *suspects = realloc(policy->suspects,
-							     capacity * sizeof(*suspects));
-
-		if (!suspects) {
-			policy->base.error = -ENOMEM;
-			return;
-		}
-		policy->suspects = suspects;
-		policy->suspect_capacity = capacity;
+	if (ca_grow(&policy->suspects, policy->suspect_count, &policy->suspect_capacity,
+		    sizeof(*policy->suspects))) {
+		policy->base.error = -ENOMEM;
+		return;
 	}
 	policy->suspects[policy->suspect_count++] = (struct ca_policy_suspect){ res, *w };
 }

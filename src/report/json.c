@@ -1,253 +1,409 @@
 /*
- * json.c - the findings as one JSON object.  Keys are stable (DESIGN.md,
- * coreaudit-audit(1)); times are integer nanoseconds on the trace's clock.
+ * json.c - the findings as one JSON object, built with json-c.  Keys are
+ * stable (DESIGN.md, coreaudit-audit(1)); times are integer nanoseconds on
+ * the trace's clock.  Schema 2: cookies are hex strings ("0x..."), since
+ * kernel addresses above 2^53 do not survive jq or JavaScript as numbers;
+ * reasons are objects; violations counts every check.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
 
 #include "coreaudit/report.h"
 #include "common.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
-static void write_string(FILE *out, const char *text)
+typedef struct json_object json;
+
+static void put(json *obj, const char *key, json *value)
 {
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	json_object_object_add(obj, key, value);
 }
 
-static void write_summary_fields(FILE *out, const struct ca_summary *s)
+static json *u64(uint64_t value)
 {
-	fprintf(out, "\"count\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64
-		", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64, s->count, s->total_ns,
-		s->p50_ns, s->p99_ns, s->max_ns);
+	return json_object_new_uint64(value);
+}
+
+static json *str(const char *text)
+{
+	return json_object_new_string(text ? text : "");
+}
+
+/* A real number printed with @decimals places (json-c's default is 17 digits). */
+static json *real(double value, int decimals)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%.*f", decimals, value);
+	return json_object_new_double_s(value, text);
+}
+
+/* A cookie as "0x..." (a 64-bit kernel address). */
+static json *cookie(uint64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "0x%" PRIx64, value);
+	return json_object_new_string(text);
+}
+
+static json *summary(const struct ca_summary *s)
+{
+	json *obj = json_object_new_object();
+
+	put(obj, "count", u64(s->count));
+	put(obj, "total_ns", u64(s->total_ns));
+	put(obj, "p50_ns", u64(s->p50_ns));
+	put(obj, "p99_ns", u64(s->p99_ns));
+	put(obj, "max_ns", u64(s->max_ns));
 	if (s->is_approximate)
-		fprintf(out, ", \"approximate\": true");
+		put(obj, "approximate", json_object_new_boolean(1));
+	return obj;
 }
 
-static void write_summary(FILE *out, const struct ca_summary *s)
+static json *topology(const struct ca_topology *topo)
 {
-	fputc('{', out);
-	write_summary_fields(out, s);
-	fputc('}', out);
+	json *cores = json_object_new_array();
+
+	for (int core = 0; core < topo->core_count; core++) {
+		json *cpus = json_object_new_array();
+
+		for (int i = 0; i < topo->sibling_count[core]; i++)
+			json_object_array_add(cpus, json_object_new_int(topo->siblings[core][i]));
+		json_object_array_add(cores, cpus);
+	}
+	return cores;
 }
 
-static void write_trace(FILE *out, const struct ca_audit *audit)
+/* Each CPU with time unobserved: how much, and the longest stretch of each kind. */
+static json *unobserved(const struct ca_state *state)
 {
-	const struct ca_topology *topo = &audit->state.topo;
+	json *list = json_object_new_array();
+
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
+		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
+		json *entry, *by_why;
+
+		if (state->topo.core_of_cpu[cpu] < 0 || !cov->unobserved_ns)
+			continue;
+		entry = json_object_new_object();
+		by_why = json_object_new_object();
+		put(entry, "cpu", json_object_new_int(cpu));
+		put(entry, "unobserved_ns", u64(cov->unobserved_ns));
+		for (int why = 0; why < CA_UNOBSERVED_WHY_COUNT; why++) {
+			const struct ca_stretch *s = &cov->longest[why];
+			json *kind;
+
+			if (!cov->why_count[why])
+				continue;
+			kind = json_object_new_object();
+			put(kind, "count", u64(cov->why_count[why]));
+			put(kind, "total_ns", u64(cov->why_ns[why]));
+			put(kind, "longest_from_ns", u64(s->from));
+			put(kind, "longest_to_ns", u64(s->to));
+			if (why == CA_UNOBSERVED_DAMAGE || why == CA_UNOBSERVED_STREAM_END)
+				put(kind, "offset", u64(s->offset));
+			put(by_why, ca_unobserved_why_name(why), kind);
+		}
+		put(entry, "by_cause", by_why);
+		json_object_array_add(list, entry);
+	}
+	return list;
+}
+
+static json *trace(const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->state;
+	json *obj = json_object_new_object();
 	int cpus = 0;
 
-	fprintf(out, "  \"trace\": {\"file\": ");
-	write_string(out, audit->opts.path);
-	fprintf(out, ", \"format\": \"%s\", \"reader\": \"%s\", \"clock\": ", audit->info.format,
-		audit->info.reader ? audit->info.reader : audit->info.format);
-	write_string(out, audit->info.clock);
-	for (int core = 0; core < topo->core_count; core++)
-		cpus += topo->sibling_count[core];
-	fprintf(out, ", \"span_ns\": %" PRIu64 ", \"events\": %" PRIu64 ", \"cpus\": %d, "
-		"\"topology\": [", audit->state.last_ts - audit->state.first_ts, audit->events, cpus);
-	for (int core = 0; core < topo->core_count; core++) {
-		fprintf(out, "%s[", core ? ", " : "");
-		for (int i = 0; i < topo->sibling_count[core]; i++)
-			fprintf(out, "%s%d", i ? ", " : "", topo->siblings[core][i]);
-		fputc(']', out);
-	}
-	fprintf(out, "], \"topology_source\": \"%s\"", audit->is_topology_from_option ? "option" :
-		"marker");
-	if (audit->topology_marker[0]) {
-		fputs(", \"topology_marker\": ", out);
-		write_string(out, audit->topology_marker);
-	}
-	fprintf(out, ", \"identity\": \"%s\", \"cookie_source\": \"%s\", \"lost_events\": %"
-		PRIu64 ", \"missed_switches\": %" PRIu64 ", \"resched_ipis\": %" PRIu64
-		", \"unnamed_resched_ipis\": %" PRIu64 ", \"observed_pct\": %.4f, \"unobserved_ns\": %"
-		PRIu64 "},\n",
-		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies",
-		ca_cookie_source_name(audit->state.cookie_source), audit->lost_events,
-		audit->missed_switches, audit->resched_ipis, audit->unnamed_resched_ipis,
-		audit->observed_pct, audit->unobserved_ns);
+	for (int core = 0; core < state->topo.core_count; core++)
+		cpus += state->topo.sibling_count[core];
+	put(obj, "file", str(audit->opts.path));
+	put(obj, "format", str(audit->info.format));
+	put(obj, "reader", str(audit->info.reader ? audit->info.reader : audit->info.format));
+	put(obj, "clock", str(audit->info.clock));
+	put(obj, "span_ns", u64(state->last_ts - state->first_ts));
+	put(obj, "events", u64(audit->events));
+	put(obj, "cpus", json_object_new_int(cpus));
+	put(obj, "topology", topology(&state->topo));
+	put(obj, "topology_source", str(audit->is_topology_from_option ? "option" : "marker"));
+	if (audit->topology_marker[0])
+		put(obj, "topology_marker", str(audit->topology_marker));
+	put(obj, "identity", str(state->identity == CA_IDENTITY_TAG ? "tags" : "cookies"));
+	put(obj, "cookie_source", str(ca_cookie_source_name(state->cookie_source)));
+	put(obj, "lost_events", u64(audit->lost_events));
+	put(obj, "missed_switches", u64(audit->missed_switches));
+	put(obj, "resched_ipis", u64(audit->resched_ipis));
+	put(obj, "unnamed_resched_ipis", u64(audit->unnamed_resched_ipis));
+	put(obj, "observed_pct", real(audit->observed_pct, 4));
+	put(obj, "unobserved_ns", u64(audit->unobserved_ns));
+	put(obj, "unobserved", unobserved(state));
+	return obj;
 }
 
-static void write_lines(FILE *out, const char *key, const char lines[][CA_REASON_LEN],
-			int count)
+static json *reason(const struct ca_audit *audit, int i)
 {
-	fprintf(out, "  \"%s\": [", key);
-	for (int i = 0; i < count; i++) {
-		fputs(i ? ", " : "", out);
-		write_string(out, lines[i]);
+	const struct ca_reason *r = &audit->reason_info[i];
+	json *obj = json_object_new_object();
+
+	put(obj, "text", str(audit->reasons[i]));
+	put(obj, "verdict", str(i < audit->failure_count ? "fail" : "inconclusive"));
+	put(obj, "check", str(r->check ? r->check : "other"));
+	if (r->cpu >= 0)
+		put(obj, "cpu", json_object_new_int(r->cpu));
+	if (r->pid >= 0)
+		put(obj, "pid", json_object_new_int(r->pid));
+	if (r->line)
+		put(obj, "line", json_object_new_int(r->line));
+	if (r->has_value) {
+		put(obj, "value", real(r->value, 4));
+		put(obj, "unit", str(r->unit));
 	}
-	fputs("],\n", out);
+	if (r->has_threshold) {
+		put(obj, "threshold", real(r->threshold, 4));
+		put(obj, "threshold_unit", str(r->threshold_unit));
+	}
+	return obj;
 }
 
-/* The events on both CPUs around an unexplained window. */
-static void write_evidence(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
+static json *lines(const char text[][CA_REASON_LEN], int count)
 {
-	const struct ca_evidence *e;
+	json *list = json_object_new_array();
 
-	if (w->evidence < 0)
-		return;
-	e = &audit->isolation.evidence[w->evidence];
-	fputs(", \"evidence\": [", out);
+	for (int i = 0; i < count; i++)
+		json_object_array_add(list, str(text[i]));
+	return list;
+}
+
+static void put_verdict(json *root, const struct ca_audit *audit)
+{
+	json *reasons = json_object_new_array();
+
+	put(root, "verdict", str(ca_verdict_name(audit->verdict)));
+	for (int i = 0; i < audit->reason_count; i++)
+		json_object_array_add(reasons, reason(audit, i));
+	put(root, "reasons", reasons);
+	put(root, "warnings", lines(audit->warnings, audit->warning_count));
+	put(root, "grace_ns", u64(audit->opts.grace_ns));
+}
+
+/* violations: every check together; violations_by_check: each. */
+static void put_violations(json *root, const struct ca_audit *audit)
+{
+	json *by_check = json_object_new_object();
+	uint64_t isolation = audit->isolation.summary[CA_WINDOW_VIOLATION].count, rules = 0;
+	uint64_t forced_idle = 0, starvation = 0;
+
+	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
+		rules += audit->policy.results[r].violations;
+	for (int i = 0; i < audit->failure_count; i++) {
+		const char *check = audit->reason_info[i].check;
+
+		forced_idle += check && !strcmp(check, "max-forced-idle");
+		starvation += check && !strcmp(check, "max-starvation");
+	}
+	put(by_check, "isolation", u64(isolation));
+	put(by_check, "rules", u64(rules));
+	put(by_check, "max-forced-idle", u64(forced_idle));
+	put(by_check, "max-starvation", u64(starvation));
+	put(root, "violations", u64(isolation + rules + forced_idle + starvation));
+	put(root, "violations_by_check", by_check);
+}
+
+static json *evidence(const struct ca_audit *audit, const struct ca_window *w)
+{
+	const struct ca_evidence *e = &audit->isolation.evidence[w->evidence];
+	json *list = json_object_new_array();
+
 	for (int i = 0; i < e->count; i++) {
 		const struct ca_trace_line *l = &e->lines[i];
+		json *line = json_object_new_object();
 
-		fprintf(out, "%s{\"ts_ns\": %" PRIu64 ", \"cpu\": %d, \"event\": \"%s\", "
-			"\"pid\": %d, \"a\": %d, \"b\": %d}", i ? ", " : "", l->ts, l->cpu,
-			ca_event_kind_name(l->kind), l->pid, l->a, l->b);
+		put(line, "ts_ns", u64(l->ts));
+		put(line, "cpu", json_object_new_int(l->cpu));
+		put(line, "event", str(ca_event_kind_name(l->kind)));
+		put(line, "pid", json_object_new_int(l->pid));
+		put(line, "a", json_object_new_int(l->a));
+		put(line, "b", json_object_new_int(l->b));
+		json_object_array_add(list, line);
 	}
-	fputc(']', out);
+	return list;
 }
 
-static void write_window(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
+static json *window_task(const struct ca_audit *audit, const struct ca_window_task *t)
 {
-	fprintf(out, "      {\"core\": %d, \"cpus\": [%d, %d], \"start_ns\": %" PRIu64
-		", \"end_ns\": %" PRIu64 ", \"kind\": \"%s\", \"cause\": \"%s\", "
-		"\"leaving_cpu\": %d, \"open_at_end\": %s, \"tasks\": [", w->core, w->cpus[0],
-		w->cpus[1], w->start, w->end, ca_window_kind_name(w->kind),
-		ca_window_cause_name(w->cause), w->leaving_cpu, w->is_open_at_end ? "true" : "false");
-	for (int i = 0; i < 2; i++) {
-		const struct ca_window_task *t = &w->tasks[i];
+	json *obj = json_object_new_object();
 
-		fprintf(out, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", t->pid);
-		write_string(out, t->comm);
-		if (!t->is_known)
-			fprintf(out, ", \"cookie\": null}");
-		else if (audit->state.identity == CA_IDENTITY_TAG)
-			fprintf(out, ", \"tag\": \"%s\"}",
-				ca_tasks_tag_name(&audit->state.tasks, (int)t->identity));
-		else
-			fprintf(out, ", \"cookie\": %" PRIu64 "}", t->identity);
-	}
-	fputc(']', out);
-	write_evidence(out, audit, w);
-	fputc('}', out);
+	put(obj, "pid", json_object_new_int(t->pid));
+	put(obj, "comm", str(t->comm));
+	if (!t->is_known)
+		put(obj, "cookie", NULL);
+	else if (audit->state.identity == CA_IDENTITY_TAG)
+		put(obj, "tag", str(ca_tasks_tag_name(&audit->state.tasks, (int)t->identity)));
+	else
+		put(obj, "cookie", cookie(t->identity));
+	return obj;
 }
 
-static void write_windows(FILE *out, const struct ca_audit *audit)
+static json *window(const struct ca_audit *audit, const struct ca_window *w)
+{
+	json *obj = json_object_new_object(), *cpus = json_object_new_array();
+	json *tasks = json_object_new_array();
+
+	json_object_array_add(cpus, json_object_new_int(w->cpus[0]));
+	json_object_array_add(cpus, json_object_new_int(w->cpus[1]));
+	for (int i = 0; i < 2; i++)
+		json_object_array_add(tasks, window_task(audit, &w->tasks[i]));
+	put(obj, "core", json_object_new_int(w->core));
+	put(obj, "cpus", cpus);
+	put(obj, "start_ns", u64(w->start));
+	put(obj, "end_ns", u64(w->end));
+	put(obj, "kind", str(ca_window_kind_name(w->kind)));
+	put(obj, "cause", str(ca_window_cause_name(w->cause)));
+	put(obj, "leaving_cpu", json_object_new_int(w->leaving_cpu));
+	put(obj, "open_at_end", json_object_new_boolean(w->is_open_at_end));
+	put(obj, "tasks", tasks);
+	if (w->evidence >= 0)
+		put(obj, "evidence", evidence(audit, w));
+	return obj;
+}
+
+static json *windows(const struct ca_audit *audit)
 {
 	const struct ca_isolation *iso = &audit->isolation;
 	const struct ca_window **sorted = ca_report_sorted_windows(audit);
+	json *obj = summary(&iso->summary_all), *by_kind = json_object_new_object();
+	json *by_cause = json_object_new_object(), *list = json_object_new_array();
 
-	fputs("  \"windows\": {", out);
-	write_summary_fields(out, &iso->summary_all);
-	fputs(",\n    \"by_kind\": {", out);
-	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++) {
-		fprintf(out, "%s\"%s\": ", kind ? ", " : "", ca_window_kind_name(kind));
-		write_summary(out, &iso->summary[kind]);
-	}
-	fputs("},\n    \"by_cause\": {", out);
-	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++) {
-		fprintf(out, "%s\"%s\": ", cause ? ", " : "", ca_window_cause_name(cause));
-		write_summary(out, &iso->cause_summary[cause]);
-	}
-	fprintf(out, "},\n    \"listed\": %zu, \"not_listed\": %" PRIu64 ",\n    \"list\": [\n",
-		iso->list_count, iso->list_dropped);
-	for (size_t i = 0; sorted && i < iso->list_count; i++) {
-		write_window(out, audit, sorted[i]);
-		fputs(i + 1 < iso->list_count ? ",\n" : "\n", out);
-	}
-	fputs("    ]},\n", out);
+	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
+		put(by_kind, ca_window_kind_name(kind), summary(&iso->summary[kind]));
+	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
+		put(by_cause, ca_window_cause_name(cause), summary(&iso->cause_summary[cause]));
+	for (size_t i = 0; sorted && i < iso->list_count; i++)
+		json_object_array_add(list, window(audit, sorted[i]));
 	free(sorted);
+	put(obj, "by_kind", by_kind);
+	put(obj, "by_cause", by_cause);
+	put(obj, "listed", u64(iso->list_count));
+	put(obj, "not_listed", u64(iso->list_dropped));
+	put(obj, "list", list);
+	return obj;
 }
 
-static void write_forced_idle(FILE *out, const struct ca_audit *audit)
+static json *fi_task(const struct ca_audit *audit, const struct ca_fi_task *t)
+{
+	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->state.tasks, t->pid);
+	json *obj = json_object_new_object();
+
+	put(obj, "pid", json_object_new_int(t->pid));
+	put(obj, "comm", str(t->comm));
+	put(obj, "cookie", task && task->is_cookie_known ? cookie(task->cookie) : NULL);
+	put(obj, "kernel_ns", u64(t->kernel_ns));
+	put(obj, "starved_ns", u64(t->starved_ns));
+	put(obj, "longest_starved_ns", u64(t->longest_starved_ns));
+	return obj;
+}
+
+static json *forced_idle(const struct ca_audit *audit)
 {
 	const struct ca_forcedidle *fi = &audit->forcedidle;
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
-	bool first = true;
+	json *obj = json_object_new_object(), *per_cpu = json_object_new_object();
+	json *per_task = json_object_new_array();
+	char key[16];
 
-	fprintf(out, "  \"forced_idle\": {\"percent\": %.4f, \"per_cpu_ns\": {",
-		audit->forced_idle_pct);
 	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
 		if (audit->state.topo.core_of_cpu[cpu] < 0)
 			continue;
-		fprintf(out, "%s\"%d\": %" PRIu64, first ? "" : ", ", cpu, fi->per_cpu_ns[cpu]);
-		first = false;
+		snprintf(key, sizeof(key), "%d", cpu);
+		put(per_cpu, key, u64(fi->per_cpu_ns[cpu]));
 	}
-	fputs("},\n    \"per_task\": [\n", out);
-	for (uint32_t i = 0; sorted && i < fi->task_count; i++) {
-		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->state.tasks,
-							   sorted[i]->pid);
-
-		fprintf(out, "      {\"pid\": %d, \"comm\": ", sorted[i]->pid);
-		write_string(out, sorted[i]->comm);
-		if (task && task->is_cookie_known)
-			fprintf(out, ", \"cookie\": %" PRIu64, task->cookie);
-		else
-			fputs(", \"cookie\": null", out);
-		fprintf(out, ", \"kernel_ns\": %" PRIu64 ", \"starved_ns\": %" PRIu64
-			", \"longest_starved_ns\": %" PRIu64 "}%s\n", sorted[i]->kernel_ns,
-			sorted[i]->starved_ns, sorted[i]->longest_starved_ns,
-			i + 1 < fi->task_count ? "," : "");
-	}
-	fputs("    ]}", out);
+	for (uint32_t i = 0; sorted && i < fi->task_count; i++)
+		json_object_array_add(per_task, fi_task(audit, sorted[i]));
 	free(sorted);
+	put(obj, "percent", real(audit->forced_idle_pct, 4));
+	put(obj, "per_cpu_ns", per_cpu);
+	put(obj, "per_task", per_task);
+	return obj;
 }
 
-static void write_rule_result(FILE *out, const struct ca_audit *audit, int r)
+static json *worst_windows(const struct ca_policy_result *res)
+{
+	json *list = json_object_new_array();
+
+	for (int w = 0; w < res->worst_count; w++) {
+		json *obj = json_object_new_object(), *pids = json_object_new_array();
+
+		json_object_array_add(pids, json_object_new_int(res->worst[w].pids[0]));
+		json_object_array_add(pids, json_object_new_int(res->worst[w].pids[1]));
+		put(obj, "core", json_object_new_int(res->worst[w].core));
+		put(obj, "start_ns", u64(res->worst[w].start));
+		put(obj, "end_ns", u64(res->worst[w].end));
+		put(obj, "pids", pids);
+		put(obj, "cause", str(ca_window_cause_name(res->worst[w].cause)));
+		json_object_array_add(list, obj);
+	}
+	return list;
+}
+
+static json *rule_result(const struct ca_audit *audit, int r)
 {
 	const struct ca_relation *rel = &audit->rules.relations[r];
 	const struct ca_policy_result *res = &audit->policy.results[r];
+	json *obj = json_object_new_object(), *tags = json_object_new_array();
 
-	fprintf(out, "      {\"kind\": \"%s\", \"line\": %d, \"tags\": [",
-		ca_relation_kind_name(rel->kind), rel->line);
-	write_string(out, audit->rules.names[rel->tags[0]]);
-	if (rel->tags[1] >= 0) {
-		fputs(", ", out);
-		write_string(out, audit->rules.names[rel->tags[1]]);
-	}
-	fputs("], ", out);
+	json_object_array_add(tags, str(audit->rules.names[rel->tags[0]]));
+	if (rel->tags[1] >= 0)
+		json_object_array_add(tags, str(audit->rules.names[rel->tags[1]]));
+	put(obj, "kind", str(ca_relation_kind_name(rel->kind)));
+	put(obj, "line", json_object_new_int(rel->line));
+	put(obj, "tags", tags);
 	if (rel->kind == CA_RELATION_TOGETHER) {
-		fprintf(out, "\"runtime_ns\": %" PRIu64 ", \"shared_ns\": %" PRIu64 "}",
-			res->runtime_ns, res->shared_ns);
-		return;
+		put(obj, "runtime_ns", u64(res->runtime_ns));
+		put(obj, "shared_ns", u64(res->shared_ns));
+		return obj;
 	}
-	fputs("\"windows\": ", out);
-	write_summary(out, &res->summary);
-	fprintf(out, ", \"violations\": %" PRIu64 ", \"unknown\": %" PRIu64 ", \"worst\": [",
-		res->violations, res->unknown);
-	for (int w = 0; w < res->worst_count; w++)
-		fprintf(out, "%s{\"core\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
-			", \"pids\": [%d, %d], \"cause\": \"%s\"}", w ? ", " : "", res->worst[w].core,
-			res->worst[w].start, res->worst[w].end, res->worst[w].pids[0],
-			res->worst[w].pids[1], ca_window_cause_name(res->worst[w].cause));
-	fputs("]}", out);
+	put(obj, "windows", summary(&res->summary));
+	put(obj, "violations", u64(res->violations));
+	put(obj, "unknown", u64(res->unknown));
+	put(obj, "worst", worst_windows(res));
+	return obj;
 }
 
-static void write_rules(FILE *out, const struct ca_audit *audit)
+static json *rules(const struct ca_audit *audit)
 {
-	if (!audit->has_rules)
-		return;
-	fputs(",\n  \"rules\": {\"file\": ", out);
-	write_string(out, audit->rules.path);
-	fprintf(out, ", \"grace_ns\": %" PRIu64 ", \"relations\": [\n", audit->policy.grace_ns);
-	for (int r = 0; r < audit->rules.relation_count; r++) {
-		write_rule_result(out, audit, r);
-		fputs(r + 1 < audit->rules.relation_count ? ",\n" : "\n", out);
-	}
-	fputs("    ]}", out);
+	json *obj = json_object_new_object(), *relations = json_object_new_array();
+
+	for (int r = 0; r < audit->rules.relation_count; r++)
+		json_object_array_add(relations, rule_result(audit, r));
+	put(obj, "file", str(audit->rules.path));
+	put(obj, "grace_ns", u64(audit->policy.grace_ns));
+	put(obj, "relations", relations);
+	return obj;
 }
 
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
-	fprintf(out, "{\n  \"version\": %d,\n", SCHEMA_VERSION);
-	write_trace(out, audit);
-	fprintf(out, "  \"verdict\": \"%s\",\n", ca_verdict_name(audit->verdict));
-	write_lines(out, "reasons", audit->reasons, audit->reason_count);
-	write_lines(out, "warnings", audit->warnings, audit->warning_count);
-	fprintf(out, "  \"grace_ns\": %" PRIu64 ",\n  \"violations\": %" PRIu64 ",\n",
-		audit->opts.grace_ns, audit->isolation.summary[CA_WINDOW_VIOLATION].count);
-	write_windows(out, audit);
-	write_forced_idle(out, audit);
-	write_rules(out, audit);
-	fputs("\n}\n", out);
+	json *root = json_object_new_object();
+
+	(void)opts;
+	put(root, "version", json_object_new_int(SCHEMA_VERSION));
+	put(root, "trace", trace(audit));
+	put_verdict(root, audit);
+	put_violations(root, audit);
+	put(root, "windows", windows(audit));
+	put(root, "forced_idle", forced_idle(audit));
+	if (audit->has_rules)
+		put(root, "rules", rules(audit));
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
+	json_object_put(root);
 }

@@ -86,7 +86,8 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 		}
 		fprintf(out, "%-5d %-12s %8zu %10" PRIu64 " %12s %12s\n", core, cpus,
 			audit->isolation.per_core_all[core].count,
-			audit->isolation.per_core_violations[core],
+			audit->isolation.per_core_violations[core] +
+			(audit->has_rules ? audit->policy.per_core_violations[core] : 0),
 			D(audit->isolation.per_core_all[core].total, total), D(fi_ns, fi));
 	}
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coreaudit/coverage.h"
+#include "util/grow.h"
 
 static const char *const why_names[CA_UNOBSERVED_WHY_COUNT] = {
 	[CA_UNOBSERVED_NEVER_SEEN] = "never-seen",
@@ -35,36 +36,29 @@ void ca_coverage_demand(struct ca_cpu_coverage *cov, enum ca_demand kind, uint64
 
 static void keep_span(struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
 {
-	if (cov->span_count == cov->span_capacity) {
-		uint32_t capacity = cov->span_capacity ? cov->span_capacity * 2 : 8;
-		struct ca_span *spans = realloc(cov->spans, capacity * sizeof(*spans));
-
-		if (!spans) {
-			cov->has_lost_spans = true;
-			return;
-		}
-		cov->spans = spans;
-		cov->span_capacity = capacity;
+	if (ca_grow(&cov->spans, cov->span_count, &cov->span_capacity, sizeof(*cov->spans))) {
+		cov->has_lost_spans = true;
+		return;
 	}
 	cov->spans[cov->span_count++] = (struct ca_span){ from, to };
 }
 
 bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
 {
-	uint32_t low = 0, high = cov->span_count;
+	size_t low = 0, high = cov->span_count;
 
 	if (cov->has_lost_spans)
 		return true;
 	/* Stretches end at the CPU's own events, in time order: the first ending after @from. */
 	while (low < high) {
-		uint32_t mid = low + (high - low) / 2;
+		size_t mid = low + (high - low) / 2;
 
 		if (cov->spans[mid].to > from)
 			high = mid;
 		else
 			low = mid + 1;
 	}
-	for (uint32_t i = low; i < cov->span_count && cov->spans[i].from < to; i++)
+	for (size_t i = low; i < cov->span_count && cov->spans[i].from < to; i++)
 		if (cov->spans[i].to > from)
 			return true;
 	return false;

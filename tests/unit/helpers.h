@@ -41,5 +41,6 @@ Suite *causes_suite(void);
 Suite *rules_suite(void);
 Suite *stats_suite(void);
 Suite *coverage_suite(void);
+Suite *json_suite(void);
 
 #endif

@@ -1,0 +1,17 @@
+/*
+ * grow.h - private to the library: room for one more item in an array that
+ * doubles as it fills (grow.c).
+ */
+#ifndef CA_UTIL_GROW_H
+#define CA_UTIL_GROW_H
+
+#include <stddef.h>
+
+/**
+ * ca_grow() - make room for item @count in the array *@array (a pointer to
+ *             the array's pointer) of *@capacity items of @item_size bytes
+ * Return: 0, or -ENOMEM with the array as it was.
+ */
+int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size);
+
+#endif
