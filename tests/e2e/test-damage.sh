@@ -45,8 +45,8 @@ run() {
 	timeout 60 "$coreaudit" audit -t "$(topology_of "$file")" --json "$@" "$file" \
 		> "$tap_tmp/run.json" 2> "$tap_tmp/run.err"
 	rc=$?
-	verdict=$(grep -o '"verdict": "[a-z]*"' "$tap_tmp/run.json" | head -1 | cut -d'"' -f4)
-	events=$(grep -o '"events": [0-9]*' "$tap_tmp/run.json" | head -1 | cut -d' ' -f2)
+	verdict=$(grep -o '"verdict": *"[a-z]*"' "$tap_tmp/run.json" | head -1 | cut -d'"' -f4)
+	events=$(grep -o '"events": *[0-9]*' "$tap_tmp/run.json" | head -1 | tr -dc 0-9)
 }
 
 # acceptable FILE: the last run exited 3 naming FILE, was inconclusive, or
