@@ -213,8 +213,9 @@ static int take_record(struct emit_ctx *emit, struct rcpu *rc, struct tep_record
 		rc->has_read = emit->has_read = true;
 		rc->last_ts = emit->last_ts = rec->ts;
 		rc->last_offset = rec->offset;
-		if (!ret && rc->table && rec->offset - rc->offset - page * ps == (uint64_t)rc->table[page])
-			hop(emit, rc, page, false);
+		if (!ret && rc->table &&
+		    rec->offset - rc->offset - page * ps == (uint64_t)rc->table[page])
+			hop(emit, rc, page, false);	/* the page's last event */
 	}
 	if (!ret && rc->is_done && rc->has_damage && emit->has_read)
 		ret = report_damage(emit, rc, emit->last_ts, true);
@@ -230,7 +231,8 @@ static int end_cpu(struct emit_ctx *emit, struct rcpu *rc)
 	rc->is_done = true;
 	for (; rc->table && k < rc->pages; k++) {
 		if (rc->table[k] >= 0) {
-			note_damage(rc, rc->offset + k * ps, 0);	/* libtracecmd stopped early */
+			/* libtracecmd stopped early */
+			note_damage(rc, rc->offset + k * ps, 0);
 			break;
 		}
 	}
@@ -332,7 +334,8 @@ static int check_pages(struct emit_ctx *emit)
 		rc->offset = layout->is_compressed ? next : lc->offset;
 		next += (rc->pages * ps + ps - 1) / ps * ps;
 		if (!rc->pages || rc->table[0] == CA_PAGE_BAD)
-			return refuse(emit->source, lc->cpu, lc->offset, "its first page is damaged");
+			return refuse(emit->source, lc->cpu, lc->offset,
+				      "its first page is damaged");
 	}
 	return 0;
 }
@@ -442,7 +445,8 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	td->layout_ret = ca_layout_read(&td->layout, path, tracecmd_get_tep(td->handle), why,
 					sizeof(why));
 	if (td->layout_ret == -EINVAL) {
-		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path, why);
+		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path,
+			 why);
 		return -EINVAL;
 	}
 	if (td->layout_ret && td->layout_ret != -ENOTSUP)

@@ -356,6 +356,26 @@ static int walk_v6(struct walk *w, struct ca_layout *layout)
 	return 0;
 }
 
+/*
+ * trace-cmd writes version 6 CPU data one CPU after the other, each from a
+ * page boundary, the last up to the end of the file: a table whose extents
+ * overlap, leave whole pages between them or stop a page or more before the
+ * end of the file is damaged (a size made smaller would read as whole).
+ */
+static bool is_contiguous(const struct ca_layout *layout)
+{
+	uint64_t ps = (uint64_t)layout->page_size, end = 0;
+
+	for (int i = 0; i < layout->cpu_count; i++) {
+		const struct ca_layout_cpu *c = &layout->cpus[i];
+
+		if (i && (c->offset < end || c->offset >= (end + ps - 1) / ps * ps + ps))
+			return false;
+		end = c->offset + c->size;
+	}
+	return !layout->cpu_count || end + ps > layout->file_size;
+}
+
 /* Read more of the file until the version 6 headers are walked. */
 static int layout_v6(struct ca_layout *layout, int fd, const char **why)
 {
@@ -384,6 +404,8 @@ static int layout_v6(struct ca_layout *layout, int fd, const char **why)
 	free(buf);
 	if (!ret && w.is_short)
 		w.why = "the headers run past the end of the file";
+	if (!ret && !w.why && !is_contiguous(layout))
+		w.why = "the table of CPU data is damaged (its extents do not follow each other)";
 	*why = w.why;
 	return ret ? ret : w.why ? -EINVAL : 0;
 }
@@ -435,8 +457,9 @@ static int read_section(struct sections *s, uint64_t offset, unsigned int id,
 	*data = malloc(usize ? usize : 1);
 	if (!packed || !*data || read_at(s->fd, offset + 24, packed, csize)) {
 		free(packed);
-		return packed && *data ? section_fail(s, "a section runs past the end of the file") :
-		       -ENOMEM;
+		if (!packed || !*data)
+			return -ENOMEM;
+		return section_fail(s, "a section runs past the end of the file");
 	}
 	got = ZSTD_decompressDCtx(s->dctx, *data, usize, packed, csize);
 	free(packed);
@@ -462,7 +485,7 @@ static int take_buffer(struct ca_layout *layout, struct sections *s, const unsig
 	cpus = le32(p + at + 4);
 	at += 8;
 	if (cpus > CA_MAX_CPUS || at + (size_t)cpus * 20 > len)
-		return section_fail(s, "the BUFFER option is damaged (or above coreaudit's CPU limit)");
+		return section_fail(s, "the BUFFER option is damaged (or past 64 CPUs)");
 	for (uint32_t i = 0; i < cpus; i++, at += 20) {
 		struct ca_layout_cpu *c = &layout->cpus[layout->cpu_count];
 		uint64_t offset = le64(p + at + 4), size = le64(p + at + 12);
@@ -555,11 +578,13 @@ static int layout_v7(struct ca_layout *layout, int fd, const char **why)
 {
 	struct sections s = { .fd = fd, .dctx = ZSTD_createDCtx() };
 	unsigned char head[129] = { 0 };
-	size_t at = 18, len = layout->file_size < sizeof(head) - 1 ? layout->file_size : sizeof(head) - 1;
+	size_t at = 18, len = sizeof(head) - 1;
 	int ret;
 
 	if (!s.dctx)
 		return -ENOMEM;
+	if (layout->file_size < len)
+		len = (size_t)layout->file_size;
 	ret = read_at(fd, 0, head, len);
 	at += ret ? 0 : strnlen((const char *)head + at, len - at) + 1;
 	layout->is_compressed = !ret && !strcmp((const char *)head + 18, "zstd");
@@ -1100,7 +1125,8 @@ static int chunk_table(struct ca_zchunks *z, struct zcpu *c, int32_t **table, si
 		int32_t *grown;
 		size_t pages;
 
-		if (read_at(z->fd, c->next, head, sizeof(head)) || !is_chunk_at(z, c, c->next, head))
+		if (read_at(z->fd, c->next, head, sizeof(head)) ||
+		    !is_chunk_at(z, c, c->next, head))
 			return -EPROTO;
 		pages = le32(head + 4) / ps;
 		grown = realloc(*table, (*count + pages) * sizeof(**table));
