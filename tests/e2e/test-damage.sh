@@ -38,11 +38,19 @@ fi
 
 topology_of() { case "$1" in *smt4*) echo 0-3 ;; *) echo 0,1 ;; esac; }
 
+# libtracecmd 1.3.1 leaks 5 bytes (an sscanf %ms in tracecmd_parse_trace_clock)
+# loading a version 6 file's data, which only the record reader does: for its
+# runs, that one leak is suppressed (full malloc stacks to find it), no other.
+printf 'leak:tracecmd_parse_trace_clock\n' > "$tap_tmp/lsan.supp"
+records_env=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+	     "LSAN_OPTIONS=suppressions=$tap_tmp/lsan.supp:print_suppressions=0")
+
 # run FILE [ARGS...]: audit FILE; sets rc, verdict, events
 run() {
-	local file=$1
+	local file=$1 wrap=()
 	shift
-	timeout 60 "$coreaudit" audit -t "$(topology_of "$file")" --json "$@" "$file" \
+	[ "$*" = "--reader records" ] && wrap=("${records_env[@]}")
+	timeout 60 "${wrap[@]}" "$coreaudit" audit -t "$(topology_of "$file")" --json "$@" "$file" \
 		> "$tap_tmp/run.json" 2> "$tap_tmp/run.err"
 	rc=$?
 	verdict=$(grep -o '"verdict": *"[a-z]*"' "$tap_tmp/run.json" | head -1 | cut -d'"' -f4)
@@ -93,7 +101,10 @@ done
 # A library user (no fault guard) audits the damaged copies in one process:
 # no crash, no file descriptor left open (leaks: the sanitizer pass).
 for reader in "" --records; do
-	"$top_builddir/tests/e2e/audit-lib" 0,1 $reader "$tap_tmp"/lib/*.dat > "$tap_tmp/lib.out" 2>&1
+	wrap=()
+	[ -n "$reader" ] && wrap=("${records_env[@]}")
+	"${wrap[@]}" "$top_builddir/tests/e2e/audit-lib" 0,1 $reader "$tap_tmp"/lib/*.dat \
+		> "$tap_tmp/lib.out" 2>&1
 	status=$?
 	files=$(grep -c '\.dat$' "$tap_tmp/lib.out")
 	check "a library user, ${reader:---default} reader: $files damaged files in one process, no crash (status $status)" \
