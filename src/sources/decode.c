@@ -453,11 +453,16 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 	return 0;
 }
 
-/* common_type and common_pid, in place when the byte order allows. */
+/*
+ * common_type and common_pid, in place when the byte order allows; -1 for a
+ * record too short to hold them (libtraceevent would read past it).
+ */
 static int record_type(const struct ca_decoders *td, const struct tep_record *rec)
 {
 	uint16_t type;
 
+	if (rec->size < td->type_offset + 2 || rec->size < 2)
+		return -1;
 	if (!td->is_native || td->type_offset < 0 || rec->size < td->pid_offset + 4)
 		return tep_data_type(td->tep, (struct tep_record *)rec);
 	memcpy(&type, (const char *)rec->data + td->type_offset, 2);
@@ -468,7 +473,9 @@ static int record_pid(const struct ca_decoders *td, const struct tep_record *rec
 {
 	int32_t pid;
 
-	if (!td->is_native || td->pid_offset < 0 || rec->size < td->pid_offset + 4)
+	if (rec->size < td->pid_offset + 4 || rec->size < 4)
+		return -1;
+	if (!td->is_native || td->pid_offset < 0)
 		return tep_data_pid(td->tep, (struct tep_record *)rec);
 	memcpy(&pid, (const char *)rec->data + td->pid_offset, 4);
 	return pid;
@@ -529,6 +536,103 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 	return fn(ctx, &ev);
 }
 
+#define PID_LIMIT 4194304	/* PID_MAX_LIMIT */
+#define CPU_LIMIT 8192		/* NR_CPUS at its largest */
+
+static bool is_pid(int64_t pid)
+{
+	return pid >= 0 && pid <= PID_LIMIT;
+}
+
+static bool is_cpu(const struct tep_format_field *field, int64_t cpu)
+{
+	return !field || (cpu >= 0 && cpu < CPU_LIMIT);
+}
+
+/* A comm up to its NUL: no control characters. */
+static bool is_comm(const struct decoder *d, const struct tep_format_field *field,
+		    const struct tep_record *rec)
+{
+	int len = 0;
+	const unsigned char *bytes = (const unsigned char *)field_bytes(d, field, rec, &len);
+
+	for (int i = 0; bytes && i < len && bytes[i]; i++)
+		if (bytes[i] < 0x20 || bytes[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/* A cookie is 0 or a kernel address (the top 16 bits set) where it is 64 bits wide. */
+static bool is_cookie(const struct decoder *d, const struct tep_format_field *field,
+		      const struct tep_record *rec)
+{
+	uint64_t cookie = read_unsigned(field, rec);
+
+	return !field || field->size != 8 || !cookie || cookie >> 48 == 0xffff;
+}
+
+static bool is_plausible_switch(const struct decoder *d, const struct tep_record *rec)
+{
+	struct tep_format_field *const *f = d->fields;
+	int64_t state = read_signed(f[F_PREV_STATE], rec);
+	int64_t prios[2] = { read_signed(f[F_PREV_PRIO], rec), read_signed(f[F_NEXT_PRIO], rec) };
+
+	for (int i = 0; i < 2; i++)
+		if (prios[i] < -100 || prios[i] > 200)
+			return false;
+	return is_pid(read_signed(f[F_PREV_PID], rec)) && is_pid(read_signed(f[F_NEXT_PID], rec)) &&
+	       state >= 0 && state < 0x10000 && is_comm(d, f[F_PREV_COMM], rec) &&
+	       is_comm(d, f[F_NEXT_COMM], rec);
+}
+
+static bool is_plausible_fields(const struct decoder *d, const struct tep_record *rec)
+{
+	struct tep_format_field *const *f = d->fields;
+	uint64_t state;
+
+	switch (d->kind) {
+	case CA_EV_SWITCH:
+		return is_plausible_switch(d, rec);
+	case CA_EV_WAKEUP:
+		return is_pid(read_signed(f[F_PID], rec)) &&
+		       is_cpu(f[F_TARGET_CPU], read_signed(f[F_TARGET_CPU], rec)) &&
+		       is_comm(d, f[F_COMM], rec);
+	case CA_EV_MIGRATE:
+		return is_pid(read_signed(f[F_PID], rec)) &&
+		       is_cpu(f[F_ORIG_CPU], read_signed(f[F_ORIG_CPU], rec)) &&
+		       is_cpu(f[F_DEST_CPU], read_signed(f[F_DEST_CPU], rec));
+	case CA_EV_FORK:
+		return is_pid(read_signed(f[F_PARENT_PID], rec)) &&
+		       is_pid(read_signed(f[F_CHILD_PID], rec)) && is_comm(d, f[F_CHILD_COMM], rec);
+	case CA_EV_IDLE:
+		state = read_unsigned(f[F_STATE], rec);
+		return (state < 1024 || state == UINT32_MAX) &&
+		       is_cpu(f[F_CPU_ID], (int64_t)read_unsigned(f[F_CPU_ID], rec));
+	case CA_EV_COOKIE:
+		return is_pid(read_signed(f[F_PREV_PID], rec)) &&
+		       is_pid(read_signed(f[F_NEXT_PID], rec)) &&
+		       is_cookie(d, f[F_PREV_COOKIE], rec) && is_cookie(d, f[F_NEXT_COOKIE], rec);
+	case CA_EV_IPI:
+		return is_cpu(f[F_CPU], read_signed(f[F_CPU], rec));
+	default:
+		return true;
+	}
+}
+
+bool ca_decoders_plausible(const void *decoders, const void *data, int size)
+{
+	const struct ca_decoders *td = decoders;
+	struct tep_record rec = { .data = (void *)data, .size = size };
+	const struct decoder *d;
+	int id = record_type(td, &rec);
+
+	d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+	if (td->pid_offset >= 0 && size >= td->pid_offset + 4 && !is_pid(record_pid(td, &rec)))
+		return false;
+	if (!d)
+		return true;
+	return size >= d->min_size && is_plausible_fields(d, &rec);
+}
 
 void ca_decoders_free(struct ca_decoders *td)
 {

@@ -37,6 +37,16 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
 		     void *ctx);
 
+/**
+ * ca_decoders_plausible() - false when the record at @data of @size bytes
+ *                           holds what no kernel writes: a pid, priority,
+ *                           task state, CPU or cookie out of any range, a comm
+ *                           with control characters, fewer bytes than its
+ *                           format (damaged data that kept its headers);
+ *                           @td is the struct ca_decoders
+ */
+bool ca_decoders_plausible(const void *td, const void *data, int size);
+
 void ca_decoders_free(struct ca_decoders *td);
 
 #endif

@@ -1,52 +1,30 @@
 /*
- * pages.c - read a trace.dat's events in place from the pages libtracecmd
- * loads, with kbuffer, merged across CPUs in timestamp order.
+ * pages.c - the check every ring-buffer page of a trace.dat passes before
+ * kbuffer (ours, or libtracecmd's) reads it.
  *
- * libtracecmd still parses the file, maps or decompresses every page and
- * hands over each page's first event as a record; the rest of the page is
- * walked with libtracecmd's own kbuffer, without the allocation, reference
- * counting and peek of a record per event (bench/RESULTS.md: that per-record
- * work cost as much as the whole audit).  In-place timestamps are the raw
- * ones of the page: when libtracecmd converts them (a TSC clock turned into
- * ns, a timestamp offset, guest/host sync), the first event of every CPU
- * shows it and the whole file is read one record per event instead; a page
- * later in the file that disagrees stops the read with an error rather than
- * mix the two.  The record reader (tracedat.c, --reader records) stays the
- * reference: tests compare the two on every bundled trace.
+ * kbuffer trusts a page: it reads past the page when the commit size says
+ * so, walks back or stands still on an event whose length field is
+ * negative or zero (libtracecmd then yields the same unknown event
+ * forever), and hands out events that run past the commit.  Here the page
+ * is walked the way kbuffer walks it, every header checked against the
+ * page and the commit; what fails is damage, which the readers skip and
+ * report.  This file only judges pages; it reads no file.
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <kbuffer.h>
-#include <trace-cmd.h>
 
 #include "pages.h"
 
-/* Exported by libtracecmd 1.3 but not declared in its public header. */
-struct kbuffer *tracecmd_record_kbuf(struct tracecmd_input *handle, struct tep_record *record);
-void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
-
-struct cursor {
-	int cpu;
-	struct tep_record *page_rec;	/* the page's first event: holds the page */
-	struct kbuffer *kbuf;		/* libtracecmd's: after page_rec, then at the event */
-	bool is_at_page_rec;		/* kbuf is past page_rec, on nothing read yet */
-	bool has_event;
-	struct tep_record event;	/* the current event (a view, or page_rec) */
-};
-
-struct ca_pages {
-	struct tracecmd_input *handle;
-	struct kbuffer *probe;		/* ours: reads a page's raw first timestamp */
-	bool is_record_mode;		/* timestamps not raw: one record per event */
-	bool has_disagreed;		/* a later page's timestamps were converted */
-	unsigned long long disagreed_ts;
-	int disagreed_cpu;
-	int cursor_count;
-	struct cursor cursors[];
-};
+#define COMMIT_MASK ((1u << 27) - 1)	/* kbuffer's: the size bits of a page's commit */
+#define MISSING_EVENTS (1ull << 31)
+#define MISSING_STORED (1ull << 30)
+#define TS_MSB (0xf8ull << 56)		/* kbuffer's: kept by an absolute time stamp */
+#define TYPE_PADDING 29
+#define TYPE_TIME_EXTEND 30
+#define TYPE_TIME_STAMP 31
+#define MIN_EVENT 8			/* common_type, flags, preempt count, pid */
 
 struct kbuffer *ca_kbuffer_for(struct tep_handle *tep)
 {
@@ -58,151 +36,131 @@ struct kbuffer *ca_kbuffer_for(struct tep_handle *tep)
 	return kbuffer_alloc(long_size, endian);
 }
 
-/* True when @rec is its page's first event, in place, with its raw timestamp. */
-static bool is_raw_first_event(struct ca_pages *pages, struct tep_record *rec)
+void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int page_size)
 {
-	void *page = tracecmd_record_page(pages->handle, rec);
-	unsigned long long raw_ts;
-	void *data;
-
-	if (!page || kbuffer_load_subbuffer(pages->probe, page))
-		return false;
-	data = kbuffer_read_event(pages->probe, &raw_ts);
-	return data == rec->data && raw_ts == rec->ts;
+	rules->page_size = page_size;
+	rules->long_size = tep_get_header_page_size(tep) == 8 ? 8 : 4;
+	rules->is_big_endian = tep_is_file_bigendian(tep);
+	rules->tep = tep;
+	rules->is_plausible = NULL;
+	rules->plausible_ctx = NULL;
 }
 
-static void set_record_event(struct cursor *c, struct tep_record *rec)
+static uint64_t read_n(const struct ca_page_rules *rules, const unsigned char *p, int bytes)
 {
-	c->has_event = rec != NULL;
-	if (rec)
-		c->event = *rec;
-}
+	uint64_t value = 0;
 
-/* Take @rec, just read by libtracecmd, as the cursor's current event. */
-static void adopt(struct ca_pages *pages, struct cursor *c, struct tep_record *rec)
-{
-	c->page_rec = rec;
-	c->kbuf = NULL;
-	set_record_event(c, rec);
-	if (!rec || pages->is_record_mode)
-		return;
-	if (!is_raw_first_event(pages, rec)) {
-		pages->has_disagreed = true;
-		pages->disagreed_ts = rec->ts;
-		pages->disagreed_cpu = c->cpu;
-		return;
+	for (int i = 0; i < bytes; i++) {
+		int at = rules->is_big_endian ? i : bytes - 1 - i;
+
+		value = value << 8 | p[at];
 	}
-	c->kbuf = tracecmd_record_kbuf(pages->handle, rec);
-	c->is_at_page_rec = true;
+	return value;
 }
 
-/* libtracecmd's reader is past the cursor's event: take the record it reads next. */
-static void next_page(struct ca_pages *pages, struct cursor *c)
+/* One data event at @data of @length bytes: a known type at a time not before the last. */
+static int check_data(const struct ca_page_rules *rules, const unsigned char *data, int length,
+		      unsigned long long ts, unsigned long long last_ts,
+		      struct ca_page_summary *sum)
 {
-	tracecmd_free_record(c->page_rec);
-	adopt(pages, c, tracecmd_read_data(pages->handle, c->cpu));
-}
-
-static void advance(struct ca_pages *pages, struct cursor *c)
-{
-	unsigned long long ts;
-	void *data;
-
-	if (pages->is_record_mode) {
-		next_page(pages, c);	/* each record is a "page" of its own */
-		return;
+	if (length < MIN_EVENT) {
+		sum->why = "an event shorter than its common fields";
+		return -EINVAL;
 	}
-	/* After page_rec, the next event is read where it is; then each call moves on. */
-	if (c->is_at_page_rec)
-		data = kbuffer_read_event(c->kbuf, &ts);
-	else
-		data = kbuffer_next_event(c->kbuf, &ts);
-	c->is_at_page_rec = false;
-	if (!data) {
-		next_page(pages, c);
-		return;
+	if (!tep_find_event(rules->tep, (int)read_n(rules, data, 2))) {
+		sum->why = "an event of a type the file does not define";
+		return -EINVAL;
 	}
-	c->event.ts = ts;
-	c->event.data = data;
-	c->event.size = kbuffer_event_size(c->kbuf);
-	c->event.missed_events = 0;
+	if (rules->is_plausible && !rules->is_plausible(rules->plausible_ctx, data, length)) {
+		sum->why = "an event whose fields no kernel writes";
+		return -EINVAL;
+	}
+	if (ts < last_ts) {
+		sum->why = "a timestamp earlier than the one before it";
+		return -EINVAL;
+	}
+	return 0;
 }
 
-struct ca_pages *ca_pages_open(struct tracecmd_input *handle, int cpu_count)
+/*
+ * The event whose header is at @pos of the page's @size bytes of events at
+ * @events: its data and length (0 for a time extend or stamp, -1 for
+ * padding), the timestamp after it, and where the next one starts.
+ */
+static int step(const struct ca_page_rules *rules, const unsigned char *events, int pos, int size,
+		unsigned long long *ts, int *length, int *next)
 {
-	struct ca_pages *pages = calloc(1, sizeof(*pages) + cpu_count * sizeof(struct cursor));
-	int cpu;
+	uint32_t header = (uint32_t)read_n(rules, events + pos, 4);
+	int type_len = rules->is_big_endian ? header >> 27 : header & 31;
+	uint32_t delta = rules->is_big_endian ? header & ((1u << 27) - 1) : header >> 5;
+	int64_t word = 0;
 
-	if (!pages)
-		return NULL;
-	pages->handle = handle;
-	pages->probe = ca_kbuffer_for(tracecmd_get_tep(handle));
-	if (!pages->probe) {
-		free(pages);
-		return NULL;
+	if (type_len >= TYPE_PADDING || type_len == 0) {
+		if (pos + 8 > size)
+			return -EINVAL;
+		word = (int64_t)read_n(rules, events + pos + 4, 4);
 	}
-	pages->cursor_count = cpu_count;
-	for (cpu = 0; cpu < cpu_count; cpu++) {
-		pages->cursors[cpu].cpu = cpu;
-		adopt(pages, &pages->cursors[cpu], tracecmd_read_cpu_first(handle, cpu));
+	switch (type_len) {
+	case TYPE_PADDING:
+		if (word > INT32_MAX)
+			return -EINVAL;	/* kbuffer would walk back: a negative length */
+		*ts += delta;
+		*length = -1;
+		*next = word > size - pos - 4 ? size : pos + 4 + (int)word;
+		return 0;
+	case TYPE_TIME_STAMP:
+		*ts = ((uint64_t)word << 27 | delta) | (*ts & TS_MSB);
+		*length = 0;
+		*next = pos + 8;
+		return 0;
+	case TYPE_TIME_EXTEND:
+		*ts += (uint64_t)word << 27 | delta;
+		*length = 0;
+		*next = pos + 8;
+		return 0;
+	case 0:
+		if (word < 4 || word - 4 > size - pos - 8)
+			return -EINVAL;
+		*length = (int)((word - 4 + 3) & ~3);
+		*next = pos + 8 + *length;
+		break;
+	default:
+		*length = type_len * 4;
+		*next = pos + 4 + *length;
+		break;
 	}
-	if (pages->has_disagreed) {
-		pages->is_record_mode = true;
-		pages->has_disagreed = false;
-	}
-	return pages;
+	*ts += delta;
+	return *next <= size ? 0 : -EINVAL;
 }
 
-/* The earliest current event; the lowest CPU on a tie, as libtracecmd merges. */
-static struct cursor *earliest(struct ca_pages *pages)
+int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
+		  unsigned long long min_ts, struct ca_page_summary *sum)
 {
-	struct cursor *best = NULL;
-	int i;
+	int start = 8 + rules->long_size, room = rules->page_size - start;
+	uint64_t commit = read_n(rules, page + 8, rules->long_size);
+	const unsigned char *events = page + start;
+	unsigned long long ts = read_n(rules, page, 8), last_ts = min_ts;
+	int size = (int)(commit & COMMIT_MASK), pos, next, length;
 
-	for (i = 0; i < pages->cursor_count; i++) {
-		struct cursor *c = &pages->cursors[i];
-
-		if (c->has_event && (!best || c->event.ts < best->event.ts))
-			best = c;
+	memset(sum, 0, sizeof(*sum));
+	if (size > room || ((commit & MISSING_EVENTS) && (commit & MISSING_STORED) &&
+			    size > room - rules->long_size)) {
+		sum->why = "its commit size runs past the page";
+		return -EINVAL;
 	}
-	return best;
-}
-
-int ca_pages_read(struct ca_pages *pages, ca_pages_fn fn, void *ctx)
-{
-	struct cursor *c;
-	int ret = 0;
-
-	while (!ret && (c = earliest(pages))) {
-		ret = fn(ctx, &c->event);
-		advance(pages, c);
-		if (pages->has_disagreed && !ret)
-			ret = -EPROTO;
+	for (pos = 0; pos < size; pos = next) {
+		if (pos + 4 > size || step(rules, events, pos, size, &ts, &length, &next)) {
+			sum->why = "an event header runs past the page's events";
+			return -EINVAL;
+		}
+		if (length <= 0)
+			continue;
+		if (check_data(rules, events + next - length, length, ts, last_ts, sum))
+			return -EINVAL;
+		if (!sum->event_count++)
+			sum->first_ts = ts;
+		sum->last_ts = last_ts = ts;
+		sum->last_event = start + pos;
 	}
-	return ret;
-}
-
-bool ca_pages_is_record_mode(const struct ca_pages *pages)
-{
-	return pages->is_record_mode;
-}
-
-bool ca_pages_disagreement(const struct ca_pages *pages, int *cpu, unsigned long long *ts)
-{
-	*cpu = pages->disagreed_cpu;
-	*ts = pages->disagreed_ts;
-	return pages->has_disagreed;
-}
-
-void ca_pages_close(struct ca_pages *pages)
-{
-	int i;
-
-	if (!pages)
-		return;
-	for (i = 0; i < pages->cursor_count; i++)
-		if (pages->cursors[i].page_rec)
-			tracecmd_free_record(pages->cursors[i].page_rec);
-	kbuffer_free(pages->probe);
-	free(pages);
+	return 0;
 }

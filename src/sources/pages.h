@@ -1,15 +1,34 @@
 /*
- * pages.h - private to sources/: a trace.dat's events read in place from
- * libtracecmd's pages (pages.c).
+ * pages.h - private to sources/: what one ring-buffer page of a trace.dat
+ * may hold, checked before kbuffer or libtracecmd reads it (pages.c).
  */
 #ifndef CA_SOURCES_PAGES_H
 #define CA_SOURCES_PAGES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#include <trace-cmd.h>
+#include <event-parse.h>
 
-struct ca_pages;
+/* What a page of one file must look like. */
+struct ca_page_rules {
+	int page_size;
+	int long_size;		/* the kernel's, as the page header holds it */
+	bool is_big_endian;	/* the file's */
+	struct tep_handle *tep;	/* every data event's type must be one of its events */
+	/* Optional: false for a data event whose fields no kernel writes. */
+	bool (*is_plausible)(const void *ctx, const void *data, int size);
+	const void *plausible_ctx;
+};
+
+/* What ca_page_check() found on a good page. */
+struct ca_page_summary {
+	int event_count;		/* data events */
+	unsigned long long first_ts;	/* of the first data event */
+	unsigned long long last_ts;	/* of the last data event */
+	int last_event;			/* offset in the page of the last data event's header */
+	const char *why;		/* a bad page: what is wrong with it */
+};
 
 /**
  * ca_kbuffer_for() - a kbuffer for @tep's pages: the kernel's long size (of
@@ -19,32 +38,22 @@ struct ca_pages;
  */
 struct kbuffer *ca_kbuffer_for(struct tep_handle *tep);
 
-/* Return 0 to go on, non-zero to stop (the value is passed back). */
-typedef int (*ca_pages_fn)(void *ctx, struct tep_record *event);
+/**
+ * ca_page_rules_for() - the rules for pages of @tep's file of @page_size bytes
+ */
+void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int page_size);
 
 /**
- * ca_pages_open() - start reading the @cpu_count CPUs of @handle, whose data
- *                   tracecmd_init_data() has loaded
- * Return: the reader, or NULL when out of memory.
+ * ca_page_check() - walk the page at @page as kbuffer would, checking every
+ *                   header: the commit size within the page, each event's
+ *                   type and length within the commit, each data event's
+ *                   type a known event and its fields plausible, timestamps
+ *                   never going back and none before @min_ts (the last of
+ *                   the CPU's previous page)
+ * Return: 0 with @sum filled (event_count 0: an empty page), or -EINVAL with
+ *         @sum->why saying what is wrong.
  */
-struct ca_pages *ca_pages_open(struct tracecmd_input *handle, int cpu_count);
-
-/**
- * ca_pages_read() - pass every event, in timestamp order (the lowest CPU first
- *                   on a tie, as tracecmd_read_next_data()), to @fn; the
- *                   record is valid only during the call
- * Return: 0; what @fn returned to stop; or -EPROTO when a page's timestamps
- *         were converted by libtracecmd although the first pages' were not
- *         (ca_pages_disagreement() tells where).
- */
-int ca_pages_read(struct ca_pages *pages, ca_pages_fn fn, void *ctx);
-
-/** ca_pages_is_record_mode() - true when timestamps are converted: one record per event */
-bool ca_pages_is_record_mode(const struct ca_pages *pages);
-
-/** ca_pages_disagreement() - the CPU and timestamp of the page that stopped the read */
-bool ca_pages_disagreement(const struct ca_pages *pages, int *cpu, unsigned long long *ts);
-
-void ca_pages_close(struct ca_pages *pages);
+int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
+		  unsigned long long min_ts, struct ca_page_summary *sum);
 
 #endif

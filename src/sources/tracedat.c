@@ -1,11 +1,18 @@
 /*
- * tracedat.c - trace-cmd trace.dat files through libtracecmd.
+ * tracedat.c - trace-cmd trace.dat files: libtracecmd parses the headers and
+ * event formats; the CPU data are read by coreaudit (zchunks.c: pages in
+ * place, or zstd chunks) or, for the reference (--reader records) and for
+ * files whose timestamps libtracecmd converts, one libtracecmd record per
+ * event, merged here.  decode.c turns each into coreaudit events.
  *
- * Three readers give the same events in the same order: zchunks.c, version
- * 7 zstd files chunk by chunk; pages.c, any other file in place from
- * libtracecmd's pages; and one libtracecmd record per event from
- * tracecmd_read_next_data(), the reference (--reader records).  decode.c
- * turns each into coreaudit events.
+ * Damaged input is never read as if clean.  Both ways skip a page or chunk
+ * that fails its checks (pages.c) and emit, on its CPU, a lost-events event
+ * that says where (struct ca_lost, is_damage); data the file declares but
+ * does not hold end the CPU's stream the same way.  libtracecmd is kept off
+ * damaged pages: its kbuffer walks them without bounds (a fault, or the
+ * same record forever), and a handle whose tracecmd_init_data() failed can
+ * be neither used nor closed; so it loads only pages checked first, and
+ * tracecmd_init_data() runs only on files whose CPU data are all there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +29,34 @@
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
-struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+int tracecmd_page_size(struct tracecmd_input *handle);
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+int tracecmd_set_cursor(struct tracecmd_input *handle, int cpu, unsigned long long offset);
 
 struct tracedat {
 	struct tracecmd_input *handle;
 	struct ca_decoders decoders;
+	struct ca_layout layout;
+	int layout_ret;		/* 0, or -ENOTSUP: libtracecmd alone knows the layout */
+	struct ca_page_rules rules;
+};
+
+/* One CPU as the record reader follows libtracecmd through it. */
+struct rcpu {
+	int cpu;
+	int32_t *table;		/* per page: last event, CA_PAGE_EMPTY, CA_PAGE_BAD; or NULL */
+	size_t pages;
+	uint64_t offset;	/* of its first page */
+	uint64_t max_records;	/* more than its data can hold is damage */
+	uint64_t records;
+	uint64_t last_offset;
+	unsigned long long last_ts;
+	bool has_read;
+	bool is_done;
+	bool has_damage;
+	struct ca_lost damage;
 };
 
 struct emit_ctx {
@@ -34,6 +64,10 @@ struct emit_ctx {
 	struct tracedat *td;
 	ca_event_fn fn;
 	void *ctx;
+	struct rcpu *rcpus;
+	int page_size;
+	unsigned long long last_ts;
+	bool has_read;
 };
 
 static int emit_record(void *data, struct tep_record *rec)
@@ -49,67 +83,331 @@ static int emit_record(void *data, struct tep_record *rec)
 	return ca_decoders_emit(&emit->td->decoders, rec, emit->fn, emit->ctx);
 }
 
-static int read_records(struct emit_ctx *emit)
+static int emit_damage(void *data, const struct ca_damage *damage)
 {
-	struct tep_record *rec;
-	int cpu, ret = 0;
+	struct emit_ctx *emit = data;
+	struct ca_event ev = { .ts = damage->ts, .cpu = damage->cpu, .pid = -1,
+			       .kind = CA_EV_LOST };
 
-	while (!ret && (rec = tracecmd_read_next_data(emit->td->handle, &cpu))) {
-		ret = emit_record(emit, rec);
+	ev.lost = damage->lost;
+	return emit->fn(emit->ctx, &ev);
+}
+
+static int fail_with(struct ca_source *source, const char *why)
+{
+	snprintf(source->error, sizeof(source->error), "%s: %s", source->path, why);
+	return -EINVAL;
+}
+
+/* No event could be read although CPU data were declared: say where it went wrong. */
+static int no_events(struct ca_source *source, const struct ca_damage *first, bool has_damage)
+{
+	if (!has_damage)
+		return fail_with(source, "no event can be read from its CPU data");
+	snprintf(source->error, sizeof(source->error),
+		 "%s: no event can be read: the CPU data are damaged (first on CPU %d at file "
+		 "offset %llu)", source->path, first->cpu, (unsigned long long)first->lost.offset);
+	return -EINVAL;
+}
+
+/* Pages in place or zstd chunks, read by coreaudit itself. */
+static int read_own(struct emit_ctx *emit)
+{
+	struct ca_source *source = emit->source;
+	struct ca_read_fns fns = { emit_record, emit_damage, emit };
+	struct ca_damage first;
+	struct ca_zchunks *z;
+	int ret = ca_zchunks_open(&z, source->path, &emit->td->layout, &emit->td->rules);
+
+	if (ret)
+		return ret;
+	source->info.reader = emit->td->layout.is_compressed ? "chunks" : "pages";
+	ret = ca_zchunks_read(z, &fns);
+	if (ret == -ENODATA)
+		ret = no_events(source, &first, ca_zchunks_damage(z, &first));
+	ca_zchunks_close(z);
+	return ret;
+}
+
+static void note_damage(struct rcpu *rc, uint64_t offset, uint64_t bytes)
+{
+	if (!rc->has_damage)
+		rc->damage = (struct ca_lost){ .count = -1, .is_damage = true, .offset = offset };
+	rc->has_damage = true;
+	rc->damage.bytes += bytes;
+}
+
+static int report_damage(struct emit_ctx *emit, struct rcpu *rc, unsigned long long ts,
+			 bool is_stream_end)
+{
+	struct ca_damage damage = { rc->cpu, ts, rc->damage };
+
+	damage.lost.is_stream_end = is_stream_end;
+	rc->has_damage = false;
+	return emit_damage(emit, &damage);
+}
+
+/*
+ * libtracecmd is done with page @from of @rc: before it loads the next one,
+ * move it past the damaged pages ahead (it would walk them unchecked) to
+ * the next page with events; with @is_forced, move on even when none is.
+ */
+static void hop(struct emit_ctx *emit, struct rcpu *rc, size_t from, bool is_forced)
+{
+	uint64_t ps = (uint64_t)emit->page_size;
+	bool has_crossed = false;
+	size_t k;
+
+	if (!rc->table) {
+		rc->is_done |= is_forced;	/* no page table: stop this CPU here */
+		return;
+	}
+	for (k = from + 1; k < rc->pages && rc->table[k] < 0; k++) {
+		if (rc->table[k] == CA_PAGE_BAD) {
+			note_damage(rc, rc->offset + k * ps, ps);
+			has_crossed = true;
+		}
+	}
+	if (!has_crossed && !is_forced)
+		return;
+	if (k == rc->pages) {
+		rc->is_done = true;
+		return;
+	}
+	if (tracecmd_set_cursor(emit->td->handle, rc->cpu, rc->offset + k * ps)) {
+		note_damage(rc, rc->offset + k * ps, 0);
+		rc->is_done = true;
+	}
+}
+
+/* @rec lies in its page, after the CPU's last record, on a page that passed the checks. */
+static bool is_sound(struct emit_ctx *emit, struct rcpu *rc, struct tep_record *rec, size_t *page)
+{
+	const char *start = tracecmd_record_page(emit->td->handle, rec);
+	const char *data = rec->data;
+	uint64_t ps = (uint64_t)emit->page_size, at = rec->offset - rc->offset;
+
+	*page = (size_t)(at / ps);
+	if (!start || data < start + 8 || rec->size <= 0 || data + rec->size > start + ps)
+		return false;
+	if ((rc->has_read && rec->offset <= rc->last_offset) || ++rc->records > rc->max_records)
+		return false;
+	return !rc->table || (rec->offset >= rc->offset && *page < rc->pages &&
+			      rc->table[*page] >= 0 && at % ps <= (uint64_t)rc->table[*page]);
+}
+
+static int take_record(struct emit_ctx *emit, struct rcpu *rc, struct tep_record *rec)
+{
+	uint64_t ps = (uint64_t)emit->page_size;
+	size_t page;
+	int ret = 0;
+
+	if (!is_sound(emit, rc, rec, &page)) {
+		note_damage(rc, rec->offset, 0);
+		hop(emit, rc, page, true);
+	} else {
+		if (rc->has_damage)
+			ret = report_damage(emit, rc, rec->ts, false);
+		if (!ret)
+			ret = emit_record(emit, rec);
+		rc->has_read = emit->has_read = true;
+		rc->last_ts = emit->last_ts = rec->ts;
+		rc->last_offset = rec->offset;
+		if (!ret && rc->table &&
+		    rec->offset - rc->offset - page * ps == (uint64_t)rc->table[page])
+			hop(emit, rc, page, false);	/* the page's last event */
+	}
+	if (!ret && rc->is_done && rc->has_damage && emit->has_read)
+		ret = report_damage(emit, rc, emit->last_ts, true);
+	return ret;
+}
+
+/* libtracecmd has no more records of @rc: had the pages ahead any events? */
+static int end_cpu(struct emit_ctx *emit, struct rcpu *rc)
+{
+	uint64_t ps = (uint64_t)emit->page_size;
+	size_t k = rc->has_read ? (size_t)((rc->last_offset - rc->offset) / ps) + 1 : 0;
+
+	rc->is_done = true;
+	for (; rc->table && k < rc->pages; k++) {
+		if (rc->table[k] >= 0) {
+			/* libtracecmd stopped early */
+			note_damage(rc, rc->offset + k * ps, 0);
+			break;
+		}
+	}
+	return rc->has_damage && emit->has_read ? report_damage(emit, rc, emit->last_ts, true) : 0;
+}
+
+/* CPUs that ended before any record was read: unobserved from the first one on. */
+static int report_early_ends(struct emit_ctx *emit, int cpus, unsigned long long ts)
+{
+	int ret = 0;
+
+	for (int cpu = 0; !ret && !emit->has_read && cpu < cpus; cpu++)
+		if (emit->rcpus[cpu].is_done && emit->rcpus[cpu].has_damage)
+			ret = report_damage(emit, &emit->rcpus[cpu], ts, true);
+	return ret;
+}
+
+/* One libtracecmd record per event, the earliest CPU first (the lowest on a tie). */
+static int read_merged(struct emit_ctx *emit, int cpus)
+{
+	struct tracecmd_input *handle = emit->td->handle;
+	int ret = 0;
+
+	for (;;) {
+		struct tep_record *rec, *best = NULL;
+		int best_cpu = -1;
+
+		for (int cpu = 0; !ret && cpu < cpus; cpu++) {
+			if (emit->rcpus[cpu].is_done)
+				continue;
+			rec = tracecmd_peek_data(handle, cpu);
+			if (!rec)
+				ret = end_cpu(emit, &emit->rcpus[cpu]);
+			else if (!best || rec->ts < best->ts)
+				best = rec, best_cpu = cpu;
+		}
+		if (!ret && best)
+			ret = report_early_ends(emit, cpus, best->ts);
+		if (ret || !best)
+			break;
+		rec = tracecmd_read_data(handle, best_cpu);
+		ret = rec ? take_record(emit, &emit->rcpus[best_cpu], rec) : 0;
 		tracecmd_free_record(rec);
 	}
+	for (int cpu = 0; !ret && cpu < cpus; cpu++)
+		if (emit->rcpus[cpu].has_damage)
+			ret = report_damage(emit, &emit->rcpus[cpu], emit->last_ts, true);
 	return ret;
 }
 
-/* Version 7 zstd files chunk by chunk; 1 when that reader does not apply. */
-static int read_chunks(struct emit_ctx *emit)
+/* Every CPU's declared data in the file: tracecmd_init_data() fails otherwise. */
+static int check_extents(struct ca_source *source, const struct ca_layout *layout)
 {
-	struct ca_source *source = emit->source;
-	struct ca_zchunks *z;
-	char why[300] = "";
-	int ret = ca_zchunks_open(&z, source->path, emit->td->handle, why, sizeof(why));
+	for (int i = 0; i < layout->cpu_count; i++) {
+		const struct ca_layout_cpu *c = &layout->cpus[i];
+		uint64_t end = c->offset + c->size + (layout->is_compressed ? 4 : 0);
 
-	if (ret == -ENOTSUP)
-		return 1;
-	if (!ret) {
-		source->info.reader = "chunks";
-		ret = ca_zchunks_read(z, emit_record, emit);
-		ca_zchunks_close(z);
-	}
-	if (ret == -EINVAL && why[0])
-		snprintf(source->error, sizeof(source->error), "%s: corrupt: %s", source->path, why);
-	return ret;
-}
-
-static int read_pages(struct emit_ctx *emit)
-{
-	struct ca_source *source = emit->source;
-	struct ca_pages *pages = ca_pages_open(emit->td->handle, source->info.cpu_count);
-	unsigned long long ts;
-	int cpu, ret;
-
-	if (!pages)
-		return -ENOMEM;
-	source->info.reader = ca_pages_is_record_mode(pages) ? "records" : "pages";
-	ret = ca_pages_read(pages, emit_record, emit);
-	if (ret == -EPROTO && ca_pages_disagreement(pages, &cpu, &ts))
+		if (end <= layout->file_size)
+			continue;
 		snprintf(source->error, sizeof(source->error),
-			 "%s: CPU %d: from %llu on, libtracecmd converts the timestamps of the "
-			 "pages but did not before; audit it with --reader records",
-			 source->path, cpu, ts);
-	ca_pages_close(pages);
+			 "%s: cut short: CPU %d's data end at byte %llu, the file at %llu; "
+			 "--reader records needs the whole file (the default reader reads what is "
+			 "there)", source->path, c->cpu, (unsigned long long)end,
+			 (unsigned long long)layout->file_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int refuse(struct ca_source *source, int cpu, uint64_t offset, const char *what)
+{
+	snprintf(source->error, sizeof(source->error),
+		 "%s: %s (CPU %d, file offset %llu): --reader records cannot read it; the default "
+		 "reader skips it", source->path, what, cpu, (unsigned long long)offset);
+	return -EINVAL;
+}
+
+/*
+ * The page table of each CPU, at the offsets libtracecmd gives its records:
+ * file offsets in place; for zstd chunks, positions in the uncompressed data
+ * of all CPUs, one after the other from one page in, each CPU's rounded up
+ * to a page.  Its first page must be sound: tracecmd_init_data() loads it.
+ */
+static int check_pages(struct emit_ctx *emit)
+{
+	const struct ca_layout *layout = &emit->td->layout;
+	uint64_t ps = (uint64_t)layout->page_size, next = ps;
+
+	for (int i = 0; i < layout->cpu_count; i++) {
+		const struct ca_layout_cpu *lc = &layout->cpus[i];
+		struct rcpu *rc = &emit->rcpus[lc->cpu];
+		int ret = ca_layout_page_table(layout, i, emit->source->path, &emit->td->rules,
+					       &rc->table, &rc->pages);
+
+		if (ret == -EPROTO)
+			return refuse(emit->source, lc->cpu, lc->offset, "damaged chunk headers");
+		if (ret)
+			return ret;
+		rc->offset = layout->is_compressed ? next : lc->offset;
+		next += (rc->pages * ps + ps - 1) / ps * ps;
+		if (!rc->pages || rc->table[0] == CA_PAGE_BAD)
+			return refuse(emit->source, lc->cpu, lc->offset,
+				      "its first page is damaged");
+	}
+	return 0;
+}
+
+/* Load the CPU data into libtracecmd, only when it can neither fail nor hang on them. */
+static int load_data(struct emit_ctx *emit)
+{
+	struct tracedat *td = emit->td;
+	int ret = 0;
+
+	if (!td->layout_ret)
+		ret = check_extents(emit->source, &td->layout);
+	if (!ret && !td->layout_ret)
+		ret = check_pages(emit);
+	if (ret)
+		return ret;
+	if (tracecmd_init_data(td->handle) < 0) {
+		/*
+		 * Not expected after the checks above (only on files whose layout
+		 * coreaudit does not read).  libtracecmd 1.3.1 faults in
+		 * tracecmd_close() on a handle whose tracecmd_init_data() failed:
+		 * leave it unclosed, the one leak left.
+		 */
+		td->handle = NULL;
+		return fail_with(emit->source, "truncated or corrupt: the CPU data the header "
+				 "announces are not in the file");
+	}
+	return 0;
+}
+
+static int read_records(struct emit_ctx *emit)
+{
+	struct tracedat *td = emit->td;
+	bool is_packed = td->layout_ret || td->layout.is_compressed;
+	int cpus, ret;
+
+	emit->rcpus = calloc(CA_MAX_CPUS, sizeof(*emit->rcpus));
+	if (!emit->rcpus)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		emit->rcpus[cpu].cpu = cpu;
+	emit->page_size = tracecmd_page_size(td->handle);
+	emit->source->info.reader = "records";
+	ret = load_data(emit);
+	cpus = ret ? 0 : tracecmd_cpus(td->handle);
+	if (cpus > CA_MAX_CPUS)
+		cpus = CA_MAX_CPUS;
+	for (int cpu = 0; cpu < cpus; cpu++) {
+		struct rcpu *rc = &emit->rcpus[cpu];
+		uint64_t size = (uint64_t)tracecmd_get_cpu_file_size(td->handle, cpu);
+
+		rc->max_records = size / 8 * (is_packed ? 1024 : 1) + 1;
+		if (rc->table && rc->pages && rc->table[0] == CA_PAGE_EMPTY)
+			hop(emit, rc, 0, false);
+	}
+	if (!ret)
+		ret = read_merged(emit, cpus);
+	if (!ret && !emit->has_read && (td->layout_ret || td->layout.cpu_count))
+		ret = fail_with(emit->source, "no event can be read from its CPU data");
+	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+		free(emit->rcpus[cpu].table);
+	free(emit->rcpus);
 	return ret;
 }
 
 static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
-	struct emit_ctx emit = { source, source->priv, fn, ctx };
-	int ret;
+	struct emit_ctx emit = { .source = source, .td = source->priv, .fn = fn, .ctx = ctx };
 
-	if (source->use_records)
-		return read_records(&emit);
-	ret = read_chunks(&emit);
-	return ret == 1 ? read_pages(&emit) : ret;
+	if (!source->use_records && !emit.td->layout_ret && !emit.td->layout.has_converted_ts)
+		return read_own(&emit);
+	return read_records(&emit);
 }
 
 static void tracedat_close(struct ca_source *source)
@@ -129,6 +427,7 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 {
 	struct tracedat *td = calloc(1, sizeof(*td));
 	const char *clock;
+	char why[200] = "";
 
 	source->path = path;
 	source->read = tracedat_read;
@@ -140,34 +439,32 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 		return -ENOMEM;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	td->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!td->handle) {
-		snprintf(source->error, sizeof(source->error),
-			 "%s: cannot read as a trace-cmd trace.dat file (truncated or corrupt "
-			 "headers)", path);
+	if (!td->handle)
+		return fail_with(source, "cannot read as a trace-cmd trace.dat file (truncated or "
+				 "corrupt headers)");
+	td->layout_ret = ca_layout_read(&td->layout, path, tracecmd_get_tep(td->handle), why,
+					sizeof(why));
+	if (td->layout_ret == -EINVAL) {
+		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path,
+			 why);
 		return -EINVAL;
 	}
-	if (tracecmd_init_data(td->handle) < 0) {
-		/*
-		 * libtracecmd 1.3.1 faults in tracecmd_close() on a handle whose
-		 * tracecmd_init_data() failed (tracecmd_open() does exactly that
-		 * and crashes on truncated files): leave the handle unclosed.
-		 * The process is about to exit 3; tests/e2e runs this one case
-		 * with leak detection off.
-		 */
-		td->handle = NULL;
-		snprintf(source->error, sizeof(source->error),
-			 "%s: truncated or corrupt: the CPU data the header announces is not in "
-			 "the file", path);
-		return -EINVAL;
-	}
+	if (td->layout_ret && td->layout_ret != -ENOTSUP)
+		return td->layout_ret;
 	clock = tracecmd_get_trace_clock(td->handle);
 	snprintf(source->info.clock, sizeof(source->info.clock), "%s", clock ? clock : "local");
 	source->info.cpu_count = tracecmd_cpus(td->handle);
+	for (int i = 0; i < td->layout.cpu_count; i++)
+		if (td->layout.cpus[i].cpu >= source->info.cpu_count)
+			source->info.cpu_count = td->layout.cpus[i].cpu + 1;
 	if (source->info.cpu_count > CA_MAX_CPUS) {
 		snprintf(source->error, sizeof(source->error),
 			 "%s: the trace has %d CPUs; coreaudit handles at most %d", path,
 			 source->info.cpu_count, CA_MAX_CPUS);
 		return -ERANGE;
 	}
+	ca_page_rules_for(&td->rules, tracecmd_get_tep(td->handle), td->layout.page_size);
+	td->rules.is_plausible = ca_decoders_plausible;
+	td->rules.plausible_ctx = &td->decoders;
 	return ca_decoders_build(&td->decoders, tracecmd_get_tep(td->handle), &source->info);
 }

@@ -1,88 +1,55 @@
 /*
- * zchunks.c - the CPU data of a version 7, zstd-compressed trace.dat, read
- * one chunk at a time with libzstd and walked in place with kbuffer.
+ * zchunks.c - the CPU data of a trace.dat read by coreaudit itself: pages in
+ * place (version 6, and version 7 without compression), or one zstd chunk at
+ * a time (version 7 as trace-cmd 3.1 writes it), each page checked
+ * (pages.c) and then walked with kbuffer.
  *
- * Why not libtracecmd: on these files it keeps every chunk it decompresses
- * (bench/RESULTS.md: memory grows with the trace for every libtracecmd
- * reader), and its page machinery costs more than the decompression.  Only
- * the layout of the CPU data is read here (trace-cmd.dat.v7(5): the BUFFER
- * option of the options sections, then per CPU a chunk count and chunks of
- * compressed size, uncompressed size, data); libtracecmd still parses the
- * headers and event formats, and stays the reference: every CPU's first
- * event must be the one libtracecmd reads, else the caller falls back to it.
- * Every size read from the file is checked before it is used; a page whose
- * commit size or events overrun it is corrupt input, not a fault.
+ * Why not libtracecmd: on zstd files it keeps every chunk it decompresses
+ * (bench/RESULTS.md: memory grows with the trace), its page machinery costs
+ * more than the decompression, and it stops a CPU's stream at the first page
+ * it cannot load, without a word.  Here the layout of the CPU data is read
+ * from the file (trace-cmd.dat.v6(5): the flyrecord table after the
+ * headers; trace-cmd.dat.v7(5): the BUFFER option, then per CPU a chunk
+ * count and chunks of compressed size, uncompressed size, data), every size
+ * read from the file is checked before it is used, and a page or chunk that
+ * fails is skipped and reported as damage on its CPU (struct ca_damage), as
+ * is data the file declares but does not hold.  libtracecmd still parses
+ * the headers and event formats; what is read here of them is only checked.
  */
+#define _GNU_SOURCE		/* memmem */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <kbuffer.h>
 #include <trace-cmd.h>
 #include <zstd.h>
 
-#include "coreaudit/topology.h"
 #include "zchunks.h"
 
-#define MAX_SECTION (256u << 20)	/* options sections are kilobytes */
+#define MAX_SECTION (256u << 20)	/* a header section, options: kilobytes to megabytes */
+#define MAX_HEADERS (1u << 30)		/* version 6 headers, kallsyms included */
 #define MAX_CHUNK (64u << 20)		/* trace-cmd writes chunks of tens of pages */
-#define COMMIT_MASK ((1u << 27) - 1)	/* kbuffer's: the size bits of a page's commit */
+#define MAX_COUNT 100000u		/* event formats, systems, options */
+#define RAW_RUN 32			/* pages read at once in place */
 #define OPTION_DONE 0
 #define OPTION_BUFFER 3
+#define SECTION_FIRST 16		/* header info, ftrace events, event formats, kallsyms */
+#define SECTION_LAST 19
 
-struct zcpu {
-	int cpu;
-	uint64_t next;			/* file offset of the next chunk header */
-	uint64_t end;			/* of this CPU's data */
-	uint32_t chunks_left;
-	unsigned char *chunk;		/* the decompressed chunk */
-	size_t chunk_size;
-	size_t chunk_capacity;
-	size_t page;			/* offset of the current page in the chunk */
-	struct kbuffer *kbuf;		/* walks the current page */
-	bool has_event;
-	bool is_page_start;		/* the event is its page's first */
-	struct tep_record event;
-};
+static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
-struct ca_zchunks {
-	int fd;
-	int page_size;
-	int long_size;			/* the kernel's, as its page headers hold it */
-	struct tep_handle *tep;
-	ZSTD_DCtx *dctx;
-	unsigned char *zbuf;		/* compressed bytes of one chunk */
-	size_t zbuf_size;
-	int cpu_count;
-	char *error;
-	size_t error_len;
-	struct zcpu cpus[];
-};
-
-static int fail(struct ca_zchunks *z, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(struct ca_zchunks *z, const char *fmt, ...)
+static uint16_t le16(const unsigned char *p)
 {
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(z->error, z->error_len, fmt, args);
-	va_end(args);
-	return -EINVAL;
-}
-
-static int read_at(struct ca_zchunks *z, uint64_t offset, void *buf, size_t len)
-{
-	ssize_t got = pread(z->fd, buf, len, (off_t)offset);
-
-	return got == (ssize_t)len ? 0 : -EINVAL;
+	return (uint16_t)(p[0] | p[1] << 8);
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -101,144 +68,628 @@ static uint64_t le64(const unsigned char *p)
 	return le64toh(v);
 }
 
-/*
- * The file header: "\x17\x08Dtracing" "7\0", endian, long size, page size,
- * compression, options offset.
- */
-static int read_header(struct ca_zchunks *z, uint64_t *options)
+static int read_at(int fd, uint64_t offset, void *buf, size_t len)
 {
-	unsigned char head[64];
-	size_t at;
+	ssize_t got = pread(fd, buf, len, (off_t)offset);
 
-	if (read_at(z, 0, head, sizeof(head)) || memcmp(head + 3, "tracing", 7) ||
-	    memcmp(head + 10, "7", 2))
+	return got == (ssize_t)len ? 0 : -EINVAL;
+}
+
+/* ---- The headers: walked over bytes in memory, text checked. ---- */
+
+struct walk {
+	const unsigned char *p;
+	size_t len;
+	size_t at;
+	bool is_short;		/* ran past the bytes at hand */
+	const char *why;	/* damaged: what */
+};
+
+static const unsigned char *take(struct walk *w, uint64_t n)
+{
+	const unsigned char *at = w->p + w->at;
+
+	if (w->is_short || w->why)
+		return NULL;
+	if (n > w->len - w->at) {
+		w->is_short = true;
+		return NULL;
+	}
+	w->at += n;
+	return at;
+}
+
+static uint64_t take_number(struct walk *w, int bytes)
+{
+	const unsigned char *p = take(w, bytes);
+
+	if (!p)
+		return 0;
+	return bytes == 8 ? le64(p) : bytes == 4 ? le32(p) : le16(p);
+}
+
+static void bad(struct walk *w, const char *why)
+{
+	if (!w->why)
+		w->why = why;
+}
+
+static bool is_text(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+/* @size bytes that must be text, or the headers are damaged (@why). */
+static void take_text(struct walk *w, uint64_t size, const char *why)
+{
+	const unsigned char *p;
+
+	if (size > MAX_SECTION) {
+		bad(w, why);
+		return;
+	}
+	p = take(w, size);
+	if (p && !is_text(p, size))
+		bad(w, why);
+}
+
+static void take_string(struct walk *w, const char *why)
+{
+	size_t n = w->is_short || w->why ? 0 : strnlen((const char *)w->p + w->at, w->len - w->at);
+
+	if (w->at + n >= w->len) {
+		w->is_short = true;
+		return;
+	}
+	if (!is_text(w->p + w->at, n))
+		bad(w, why);
+	take(w, n + 1);
+}
+
+static void walk_header_info(struct walk *w)
+{
+	const unsigned char *label = take(w, 12);
+
+	if (label && memcmp(label, "header_page", 12))
+		bad(w, "the header page is damaged");
+	take_text(w, take_number(w, 8), "the header page is damaged");
+	label = take(w, 13);
+	if (label && memcmp(label, "header_event", 13))
+		bad(w, "the event header is damaged");
+	take_text(w, take_number(w, 8), "the event header is damaged");
+}
+
+static bool has(const unsigned char *p, size_t n, const char *what)
+{
+	return memmem(p, n, what, strlen(what)) != NULL;
+}
+
+/* Each "\tfield:" line of an event format: "...;\toffset:N;\tsize:N;\tsigned:N;". */
+static bool are_fields(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n, *line = memmem(p, n, "\tfield:", 7);
+
+	for (; line; line = memmem(line + 1, end - line - 1, "\tfield:", 7)) {
+		const unsigned char *eol = memchr(line, '\n', end - line);
+		size_t len = (eol ? eol : end) - line;
+
+		if (!has(line, len, ";\toffset:") || !has(line, len, ";\tsize:") ||
+		    !has(line, len, ";\tsigned:") || line[len - 1] != ';')
+			return false;
+	}
+	return true;
+}
+
+/* @size bytes of one event format: text in the layout tracefs writes. */
+static void take_format(struct walk *w, uint64_t size, const char *why)
+{
+	const unsigned char *p = w->p + w->at;
+
+	take_text(w, size, why);
+	if (w->why || w->is_short)
+		return;
+	if (size < 6 || memcmp(p, "name: ", 6) || !has(p, size, "\nID: ") ||
+	    !has(p, size, "\nformat:\n") || !has(p, size, "\nprint fmt: ") || !are_fields(p, size))
+		bad(w, why);
+}
+
+static void walk_ftrace_formats(struct walk *w)
+{
+	uint32_t count = (uint32_t)take_number(w, 4);
+
+	if (count > MAX_COUNT)
+		bad(w, "the ftrace event formats are damaged");
+	for (uint32_t i = 0; i < count && !w->why && !w->is_short; i++)
+		take_format(w, take_number(w, 8), "an ftrace event format is damaged");
+}
+
+static void walk_event_formats(struct walk *w)
+{
+	uint32_t systems = (uint32_t)take_number(w, 4);
+
+	if (systems > MAX_COUNT)
+		bad(w, "the event formats are damaged");
+	for (uint32_t s = 0; s < systems && !w->why && !w->is_short; s++) {
+		uint32_t count;
+
+		take_string(w, "an event system name is damaged");
+		count = (uint32_t)take_number(w, 4);
+		if (count > MAX_COUNT)
+			bad(w, "the event formats are damaged");
+		for (uint32_t i = 0; i < count && !w->why && !w->is_short; i++)
+			take_format(w, take_number(w, 8), "an event format is damaged");
+	}
+}
+
+/* One /proc/kallsyms line at @p: "ADDRESS TYPE NAME" then "\t[MODULE]" or not; its length. */
+static size_t kallsyms_line(const char *p, size_t n, size_t *address_len)
+{
+	size_t at = 0, name;
+
+	while (at < n && isxdigit((unsigned char)p[at]))
+		at++;
+	if (!*address_len)
+		*address_len = at;
+	if (!at || at != *address_len || at + 3 >= n || p[at] != ' ' ||
+	    !isalpha((unsigned char)p[at + 1]) || p[at + 2] != ' ')
+		return 0;
+	at += 3;
+	for (name = at; at < n && p[at] > ' '; at++)
+		;
+	if (at == name)
+		return 0;
+	if (at + 1 < n && p[at] == '\t' && p[at + 1] == '[') {
+		while (at < n && p[at] != ']' && p[at] != '\n')
+			at++;
+		at += at < n && p[at] == ']';
+	}
+	return at == n || p[at] == '\n' ? at + 1 : 0;
+}
+
+static bool is_kallsyms(const unsigned char *p, size_t n)
+{
+	size_t address_len = 0, len;
+
+	for (size_t at = 0; at < n; at += len) {
+		len = kallsyms_line((const char *)p + at, n - at, &address_len);
+		if (!len)
+			return false;
+	}
+	return true;
+}
+
+static void walk_kallsyms(struct walk *w)
+{
+	const char *why = "the kernel symbols (kallsyms) are damaged";
+	uint64_t size = take_number(w, 4);
+	const unsigned char *p = w->p + w->at;
+
+	take_text(w, size, why);
+	if (!w->why && !w->is_short && !is_kallsyms(p, size))
+		bad(w, why);
+}
+
+/* Options that make libtracecmd change the timestamps it hands out. */
+static void note_option(struct ca_layout *layout, unsigned int id)
+{
+	enum { DATE = 1, OFFSET = 7, TIME_SHIFT = 12, TSC2NSEC = 14 };
+
+	if (id == DATE || id == OFFSET || id == TIME_SHIFT || id == TSC2NSEC)
+		layout->has_converted_ts = true;
+}
+
+static void walk_v6_options(struct walk *w, struct ca_layout *layout)
+{
+	for (unsigned int i = 0; i < MAX_COUNT && !w->why && !w->is_short; i++) {
+		unsigned int id = (unsigned int)take_number(w, 2);
+		uint64_t size;
+
+		if (!id)
+			return;
+		size = take_number(w, 4);
+		if (size > MAX_SECTION)
+			bad(w, "an option is damaged");
+		note_option(layout, id);
+		take(w, size);
+	}
+	bad(w, "the options are damaged");
+}
+
+static void walk_v6_cpus(struct walk *w, struct ca_layout *layout, uint32_t cpus)
+{
+	if (cpus > CA_MAX_CPUS) {
+		bad(w, "the CPU count is damaged (or above coreaudit's limit)");
+		return;
+	}
+	for (uint32_t cpu = 0; cpu < cpus && !w->why && !w->is_short; cpu++) {
+		uint64_t offset = take_number(w, 8), size = take_number(w, 8);
+		struct ca_layout_cpu *c = &layout->cpus[layout->cpu_count];
+
+		if (!size || w->is_short)
+			continue;
+		if (offset % layout->page_size || offset < w->at || offset + size < offset) {
+			bad(w, "the table of CPU data is damaged");
+			return;
+		}
+		*c = (struct ca_layout_cpu){ (int)cpu, offset, size };
+		layout->cpu_count++;
+	}
+}
+
+/* @size bytes not checked (trace_printk formats, command lines). */
+static void take_blob(struct walk *w, uint64_t size)
+{
+	if (size > MAX_SECTION)
+		bad(w, "a header section's size is damaged");
+	take(w, size);
+}
+
+/* Version 6: the headers one after the other, then options and the flyrecord table. */
+static int walk_v6(struct walk *w, struct ca_layout *layout)
+{
+	const unsigned char *kind;
+	uint32_t cpus;
+
+	w->at = 18;
+	walk_header_info(w);
+	walk_ftrace_formats(w);
+	walk_event_formats(w);
+	walk_kallsyms(w);
+	take_blob(w, take_number(w, 4));	/* trace_printk formats */
+	take_blob(w, take_number(w, 8));	/* command lines */
+	cpus = (uint32_t)take_number(w, 4);
+	kind = take(w, 10);
+	if (kind && !memcmp(kind, "options", 7)) {
+		walk_v6_options(w, layout);
+		kind = take(w, 10);
+	}
+	if (!kind)
+		return 0;
+	if (!memcmp(kind, "latency", 7))
 		return -ENOTSUP;
-	if (head[12] != 0)
-		return -ENOTSUP;	/* big endian: libtracecmd swaps for us */
-	z->page_size = (int)le32(head + 14);
-	at = 18;
-	if (memcmp(head + at, "zstd", 5))
-		return -ENOTSUP;	/* not compressed, or not with zstd */
-	at += 5;
-	while (at < sizeof(head) - 8 && head[at])
-		at++;			/* the compression version */
-	if (at >= sizeof(head) - 8 || z->page_size < 64 || z->page_size > (1 << 20))
-		return -ENOTSUP;
-	*options = le64(head + at + 1);
+	if (memcmp(kind, "flyrecord", 9))
+		bad(w, "the options are damaged");
+	walk_v6_cpus(w, layout, cpus);
 	return 0;
 }
 
-/* One options section, decompressed if need be, into a fresh buffer. */
-static int read_section(struct ca_zchunks *z, uint64_t offset, unsigned char **data, size_t *len)
+/*
+ * trace-cmd writes version 6 CPU data one CPU after the other, each from a
+ * page boundary, the last up to the end of the file: a table whose extents
+ * overlap, leave whole pages between them or stop a page or more before the
+ * end of the file is damaged (a size made smaller would read as whole).
+ */
+static bool is_contiguous(const struct ca_layout *layout)
+{
+	uint64_t ps = (uint64_t)layout->page_size, end = 0;
+
+	for (int i = 0; i < layout->cpu_count; i++) {
+		const struct ca_layout_cpu *c = &layout->cpus[i];
+
+		if (i && (c->offset < end || c->offset >= (end + ps - 1) / ps * ps + ps))
+			return false;
+		end = c->offset + c->size;
+	}
+	return !layout->cpu_count || end + ps > layout->file_size;
+}
+
+/* Read more of the file until the version 6 headers are walked. */
+static int layout_v6(struct ca_layout *layout, int fd, const char **why)
+{
+	size_t want = 4u << 20;
+	unsigned char *buf = NULL;
+	struct walk w;
+	int ret;
+
+	for (;;) {
+		size_t len = want < layout->file_size ? want : layout->file_size;
+		unsigned char *grown = realloc(buf, len ? len : 1);
+
+		if (!grown) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = grown;
+		w = (struct walk){ .p = buf, .len = len };
+		ret = read_at(fd, 0, buf, len);
+		if (!ret)
+			ret = walk_v6(&w, layout);
+		if (ret || !w.is_short || len == layout->file_size || want >= MAX_HEADERS)
+			break;
+		want *= 4;
+	}
+	free(buf);
+	if (!ret && w.is_short)
+		w.why = "the headers run past the end of the file";
+	if (!ret && !w.why && !is_contiguous(layout))
+		w.why = "the table of CPU data is damaged (its extents do not follow each other)";
+	*why = w.why;
+	return ret ? ret : w.why ? -EINVAL : 0;
+}
+
+/* ---- Version 7: sections found through the options. ---- */
+
+struct sections {
+	uint64_t offsets[SECTION_LAST + 1];	/* by section id, 0: not given */
+	int fd;
+	ZSTD_DCtx *dctx;
+	const char *why;
+};
+
+static int section_fail(struct sections *s, const char *why)
+{
+	if (!s->why)
+		s->why = why;
+	return -EINVAL;
+}
+
+/* Section @id at @offset, decompressed if need be, into a fresh buffer. */
+static int read_section(struct sections *s, uint64_t offset, unsigned int id,
+			unsigned char **data, size_t *len)
 {
 	unsigned char head[24];
-	uint64_t size;
 	uint32_t csize, usize;
 	void *packed;
 	size_t got;
 
 	*data = NULL;
 	*len = 0;
-	if (read_at(z, offset, head, 16))
-		return fail(z, "options section at %llu is beyond the end", (unsigned long long)offset);
-	size = le64(head + 8);
-	if (head[0] != 0 || head[1] != 0 || size > MAX_SECTION)
-		return fail(z, "bad options section at %llu", (unsigned long long)offset);
-	if (!(head[2] & 1)) {		/* not compressed */
-		*data = malloc(size ? size : 1);
-		*len = size;
-		return *data && !read_at(z, offset + 16, *data, size) ? 0 :
-		       fail(z, "options section at %llu is truncated", (unsigned long long)offset);
+	if (read_at(s->fd, offset, head, 16) || le16(head) != id || le64(head + 8) > MAX_SECTION)
+		return section_fail(s, "a section header is damaged or past the end of the file");
+	if (!(le16(head + 2) & 1)) {		/* not compressed */
+		*len = le64(head + 8);
+		*data = malloc(*len ? *len : 1);
+		if (!*data)
+			return -ENOMEM;
+		return read_at(s->fd, offset + 16, *data, *len) ?
+		       section_fail(s, "a section runs past the end of the file") : 0;
 	}
-	if (read_at(z, offset + 16, head + 16, 8))
-		return fail(z, "options section at %llu is truncated", (unsigned long long)offset);
+	if (read_at(s->fd, offset + 16, head + 16, 8))
+		return section_fail(s, "a section runs past the end of the file");
 	csize = le32(head + 16);
 	usize = le32(head + 20);
 	if (csize > MAX_SECTION || usize > MAX_SECTION)
-		return fail(z, "bad options section at %llu", (unsigned long long)offset);
+		return section_fail(s, "a section header is damaged");
 	packed = malloc(csize ? csize : 1);
 	*data = malloc(usize ? usize : 1);
-	if (!packed || !*data || read_at(z, offset + 24, packed, csize)) {
+	if (!packed || !*data || read_at(s->fd, offset + 24, packed, csize)) {
 		free(packed);
-		return fail(z, "options section at %llu is truncated", (unsigned long long)offset);
+		if (!packed || !*data)
+			return -ENOMEM;
+		return section_fail(s, "a section runs past the end of the file");
 	}
-	got = ZSTD_decompressDCtx(z->dctx, *data, usize, packed, csize);
+	got = ZSTD_decompressDCtx(s->dctx, *data, usize, packed, csize);
 	free(packed);
 	if (ZSTD_isError(got) || got != usize)
-		return fail(z, "options section at %llu does not decompress",
-			    (unsigned long long)offset);
+		return section_fail(s, "a compressed section does not decompress");
 	*len = usize;
 	return 0;
 }
 
 /* A BUFFER option of the top instance: its CPUs' data offsets and sizes. */
-static int take_buffer(struct ca_zchunks *z, const unsigned char *p, size_t len)
+static int take_buffer(struct ca_layout *layout, struct sections *s, const unsigned char *p,
+		       size_t len)
 {
-	size_t at = 8, name_len;
+	size_t at = 8, name_len = strnlen((const char *)p + at, len - at);
 	uint32_t cpus;
 
-	name_len = strnlen((const char *)p + at, len - at);
 	if (at + name_len >= len || name_len)
 		return 0;		/* an instance's, not the top buffer's */
 	at += name_len + 1;
 	at += strnlen((const char *)p + at, len - at) + 1;	/* clock */
 	if (at + 8 > len)
-		return fail(z, "bad BUFFER option");
+		return section_fail(s, "the BUFFER option is damaged");
 	cpus = le32(p + at + 4);
 	at += 8;
 	if (cpus > CA_MAX_CPUS || at + (size_t)cpus * 20 > len)
-		return fail(z, "bad BUFFER option: %u CPUs", cpus);
+		return section_fail(s, "the BUFFER option is damaged (or past 64 CPUs)");
 	for (uint32_t i = 0; i < cpus; i++, at += 20) {
-		struct zcpu *c = &z->cpus[z->cpu_count];
+		struct ca_layout_cpu *c = &layout->cpus[layout->cpu_count];
 		uint64_t offset = le64(p + at + 4), size = le64(p + at + 12);
+		int cpu = (int)le32(p + at);
 
-		c->cpu = (int)le32(p + at);
-		if (c->cpu < 0 || c->cpu >= CA_MAX_CPUS || offset + size < offset)
-			return fail(z, "bad BUFFER option: CPU %d", c->cpu);
+		if (cpu < 0 || cpu >= CA_MAX_CPUS || offset + size < offset)
+			return section_fail(s, "the BUFFER option is damaged");
 		if (!size)
 			continue;
-		c->next = offset;
-		c->end = offset + 4 + size;	/* the size leaves out the chunk count */
-		z->cpu_count++;
+		*c = (struct ca_layout_cpu){ cpu, offset, size };
+		layout->cpu_count++;
 	}
 	return 1;
 }
 
-static int find_buffer(struct ca_zchunks *z, uint64_t offset)
+/* One options section's options: 1 when the top buffer was found, with *@next the next section. */
+static int walk_options(struct ca_layout *layout, struct sections *s, const unsigned char *data,
+			size_t len, uint64_t *next)
 {
+	int ret = 0;
+
+	for (size_t at = 0; !ret && at + 6 <= len;) {
+		unsigned int id = le16(data + at);
+		uint32_t size = le32(data + at + 2);
+
+		if (size > len - at - 6)
+			return section_fail(s, "an option is damaged");
+		note_option(layout, id);
+		if (id == OPTION_BUFFER && size >= 8)
+			ret = take_buffer(layout, s, data + at + 6, size);
+		else if (id == OPTION_DONE && size == 8)
+			*next = le64(data + at + 6);
+		else if (id >= SECTION_FIRST && id <= SECTION_LAST && size >= 8)
+			s->offsets[id] = le64(data + at + 6);
+		at += 6 + size;
+	}
+	return ret;
+}
+
+static int find_buffer(struct ca_layout *layout, struct sections *s, uint64_t offset)
+{
+	bool has_buffer = false;
+
 	for (int sections = 0; offset && sections < 64; sections++) {
 		unsigned char *data = NULL;
-		size_t len = 0, at = 0;
+		size_t len = 0;
 		uint64_t next = 0;
-		int ret = read_section(z, offset, &data, &len);
+		int ret = read_section(s, offset, OPTION_DONE, &data, &len);
 
-		if (ret) {
-			free(data);
-			return ret;
-		}
-		while (!ret && at + 6 <= len) {
-			uint16_t id = (uint16_t)(data[at] | data[at + 1] << 8);
-			uint32_t size = le32(data + at + 2);
-
-			if (size > len - at - 6) {
-				ret = fail(z, "bad option %u in the section at %llu", id,
-					   (unsigned long long)offset);
-				break;
-			}
-			if (id == OPTION_BUFFER && size >= 8)
-				ret = take_buffer(z, data + at + 6, size);
-			else if (id == OPTION_DONE && size == 8)
-				next = le64(data + at + 6);
-			at += 6 + size;
-		}
+		if (!ret)
+			ret = walk_options(layout, s, data, len, &next);
 		free(data);
 		if (ret < 0)
 			return ret;
-		if (ret > 0)
-			return 0;
+		has_buffer |= ret > 0;
 		offset = next;
 	}
-	return -ENOTSUP;		/* no top buffer: a latency trace */
+	return has_buffer ? 0 : -ENOTSUP;	/* no top buffer: a latency trace */
+}
+
+/* The header sections libtracecmd parsed: intact text. */
+static int check_sections(struct sections *s)
+{
+	static void (*const walkers[])(struct walk *) = {
+		walk_header_info, walk_ftrace_formats, walk_event_formats, walk_kallsyms,
+	};
+
+	for (unsigned int id = SECTION_FIRST; id <= SECTION_LAST; id++) {
+		unsigned char *data = NULL;
+		size_t len = 0;
+		int ret = s->offsets[id] ? read_section(s, s->offsets[id], id, &data, &len) : 0;
+		struct walk w = { .p = data, .len = len };
+
+		if (!ret && data)
+			walkers[id - SECTION_FIRST](&w);
+		free(data);
+		if (ret)
+			return ret;
+		if (w.why || w.is_short)
+			return section_fail(s, w.why ? w.why : "a header section is cut short");
+	}
+	return 0;
+}
+
+/*
+ * The version 7 file header: "\x17\x08Dtracing" "7\0", endian, long size,
+ * page size, compression name and version, options offset.
+ */
+static int layout_v7(struct ca_layout *layout, int fd, const char **why)
+{
+	struct sections s = { .fd = fd, .dctx = ZSTD_createDCtx() };
+	unsigned char head[129] = { 0 };
+	size_t at = 18, len = sizeof(head) - 1;
+	int ret;
+
+	if (!s.dctx)
+		return -ENOMEM;
+	if (layout->file_size < len)
+		len = (size_t)layout->file_size;
+	ret = read_at(fd, 0, head, len);
+	at += ret ? 0 : strnlen((const char *)head + at, len - at) + 1;
+	layout->is_compressed = !ret && !strcmp((const char *)head + 18, "zstd");
+	if (!ret && !layout->is_compressed && strcmp((const char *)head + 18, "none"))
+		ret = -ENOTSUP;		/* another compression: libtracecmd reads it */
+	if (!ret && at < len)
+		at += strnlen((const char *)head + at, len - at) + 1;
+	if (!ret && at + 8 > len)
+		ret = section_fail(&s, "the file header is damaged");
+	if (!ret)
+		ret = find_buffer(layout, &s, le64(head + at));
+	if (!ret)
+		ret = check_sections(&s);
+	ZSTD_freeDCtx(s.dctx);
+	*why = s.why;
+	return ret;
+}
+
+int ca_layout_read(struct ca_layout *layout, const char *path, struct tep_handle *tep,
+		   char *error, size_t error_len)
+{
+	unsigned char head[18];
+	const char *why = NULL;
+	struct stat st;
+	int fd = open(path, O_RDONLY), ret;
+
+	memset(layout, 0, sizeof(*layout));
+	if (fd < 0 || fstat(fd, &st) || read_at(fd, 0, head, sizeof(head))) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOTSUP;
+	}
+	layout->file_size = (uint64_t)st.st_size;
+	layout->version = head[10] - '0';
+	layout->page_size = (int)le32(head + 14);
+	if (head[12] || tep_is_file_bigendian(tep) || head[11] || layout->page_size < 64 ||
+	    layout->page_size > (1 << 20) || (layout->version != 6 && layout->version != 7))
+		ret = -ENOTSUP;		/* big endian, or unknown: libtracecmd reads it */
+	else if (layout->version == 6)
+		ret = layout_v6(layout, fd, &why);
+	else
+		ret = layout_v7(layout, fd, &why);
+	close(fd);
+	if (ret == -EINVAL)
+		snprintf(error, error_len, "%s", why ? why : "the headers are damaged");
+	return ret;
+}
+
+/* ---- The CPU data. ---- */
+
+struct zcpu {
+	int cpu;
+	uint64_t next;			/* file offset of the next chunk header, or page run */
+	uint64_t end;			/* of this CPU's data, as declared */
+	uint32_t chunks_left;
+	unsigned char *chunk;		/* the decompressed chunk, or a run of pages */
+	size_t chunk_size;
+	size_t chunk_capacity;
+	uint64_t chunk_offset;		/* file offset of the chunk, or of the run */
+	size_t page;			/* offset of the current page in the chunk */
+	unsigned long long min_ts;	/* the last timestamp of the previous good page */
+	struct kbuffer *kbuf;		/* walks the current page */
+	bool has_event;
+	bool is_page_start;		/* the event is its page's first */
+	struct tep_record event;
+	bool has_read;			/* an event of this CPU was handed out */
+	unsigned long long last_ts;	/* of that event */
+	bool has_damage;		/* damage not yet reported */
+	struct ca_lost damage;
+};
+
+struct ca_zchunks {
+	int fd;
+	struct ca_page_rules rules;
+	bool is_compressed;
+	uint64_t file_size;
+	ZSTD_DCtx *dctx;
+	unsigned char *zbuf;		/* compressed bytes of one chunk */
+	size_t zbuf_size;
+	bool has_first_damage;
+	struct ca_damage first_damage;
+	int cpu_count;
+	struct zcpu cpus[];
+};
+
+/* Note @bytes of unreadable data at @offset on @c (0 bytes: not known). */
+static void add_damage(struct ca_zchunks *z, struct zcpu *c, uint64_t offset, uint64_t bytes)
+{
+	if (!c->has_damage) {
+		c->has_damage = true;
+		c->damage = (struct ca_lost){ .count = -1, .is_damage = true, .offset = offset };
+	}
+	c->damage.bytes += bytes;
+	if (!z->has_first_damage) {
+		z->has_first_damage = true;
+		z->first_damage = (struct ca_damage){ c->cpu, 0, c->damage };
+	}
+}
+
+/* The rest of @c's declared data, from @offset, cannot be read. */
+static void damage_to_end(struct ca_zchunks *z, struct zcpu *c, uint64_t offset)
+{
+	add_damage(z, c, offset, c->end > offset ? c->end - offset : 0);
+	c->next = c->end;
+	c->chunks_left = 0;
 }
 
 /* Grow *@buf to hold @need bytes. */
@@ -256,94 +707,193 @@ static int reserve(unsigned char **buf, size_t *capacity, size_t need)
 	return 0;
 }
 
-/* Decompress @c's next chunk; *@has_chunk false at the end of its data. */
-static int next_chunk(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
+/* The next run of pages in place; *@has_chunk false at the end of the data. */
+static int next_run(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 {
-	unsigned char head[8];
-	uint32_t csize, usize;
-	size_t got;
+	uint64_t ps = (uint64_t)z->rules.page_size;
+	uint64_t held = z->file_size < c->end ? z->file_size : c->end;
+	uint64_t len = held > c->next ? (held - c->next) / ps * ps : 0;
 
 	*has_chunk = false;
-	if (!c->chunks_left)
+	if (len > RAW_RUN * ps)
+		len = RAW_RUN * ps;
+	if (!len) {
+		if (c->next < c->end)
+			damage_to_end(z, c, c->next);	/* cut short, or a partial page */
 		return 0;
-	if (c->next + 8 > c->end || read_at(z, c->next, head, 8))
-		return fail(z, "CPU %d: chunk header at %llu is beyond its data", c->cpu,
-			    (unsigned long long)c->next);
-	csize = le32(head);
-	usize = le32(head + 4);
-	if (csize > MAX_CHUNK || usize > MAX_CHUNK || !usize || usize % z->page_size ||
-	    c->next + 8 + csize > c->end)
-		return fail(z, "CPU %d: bad chunk at %llu", c->cpu, (unsigned long long)c->next);
-	if (reserve(&z->zbuf, &z->zbuf_size, csize) || reserve(&c->chunk, &c->chunk_capacity, usize))
+	}
+	if (reserve(&c->chunk, &c->chunk_capacity, len))
 		return -ENOMEM;
-	if (read_at(z, c->next + 8, z->zbuf, csize))
-		return fail(z, "CPU %d: chunk at %llu is truncated", c->cpu,
-			    (unsigned long long)c->next);
-	got = ZSTD_decompressDCtx(z->dctx, c->chunk, usize, z->zbuf, csize);
-	if (ZSTD_isError(got) || got != usize)
-		return fail(z, "CPU %d: chunk at %llu does not decompress", c->cpu,
-			    (unsigned long long)c->next);
-	c->chunk_size = usize;
+	if (read_at(z->fd, c->next, c->chunk, len)) {
+		damage_to_end(z, c, c->next);
+		return 0;
+	}
+	c->chunk_offset = c->next;
+	c->chunk_size = len;
 	c->page = 0;
-	c->next += 8 + csize;
-	c->chunks_left--;
+	c->next += len;
 	*has_chunk = true;
 	return 0;
 }
 
-/* Load the page at @c->page into the kbuffer, its commit size checked first. */
-static int load_page(struct ca_zchunks *z, struct zcpu *c)
+/* A plausible chunk header in @head (at @at): sizes in bounds, zstd's magic after it. */
+static bool is_chunk_at(const struct ca_zchunks *z, const struct zcpu *c, uint64_t at,
+			const unsigned char *head)
 {
-	unsigned char *page = c->chunk + c->page;
-	uint64_t commit = z->long_size == 8 ? le64(page + 8) : le32(page + 8);
+	uint32_t csize = le32(head), usize = le32(head + 4);
 
-	if ((commit & COMMIT_MASK) > (uint64_t)z->page_size - 8 - z->long_size)
-		return fail(z, "CPU %d: a page claims %llu bytes of events in %d", c->cpu,
-			    (unsigned long long)(commit & COMMIT_MASK), z->page_size);
-	kbuffer_load_subbuffer(c->kbuf, page);
+	return csize >= 4 && csize <= MAX_CHUNK && usize && usize <= MAX_CHUNK &&
+	       !(usize % (uint32_t)z->rules.page_size) && at + 8 + csize <= c->end &&
+	       !memcmp(head + 8, zstd_magic, sizeof(zstd_magic));
+}
+
+/* After a damaged chunk header at @from: the next plausible one, or the end of the data. */
+static uint64_t resync(const struct ca_zchunks *z, const struct zcpu *c, uint64_t from)
+{
+	enum { STEP = 65536, HEAD = 12 };
+	unsigned char *window = malloc(STEP + HEAD);
+	uint64_t held = z->file_size < c->end ? z->file_size : c->end, found = c->end;
+
+	for (uint64_t at = from + 1; window && found == c->end && at + HEAD <= held; at += STEP) {
+		size_t len = held - at < STEP + HEAD ? (size_t)(held - at) : STEP + HEAD;
+
+		if (read_at(z->fd, at, window, len))
+			break;
+		for (size_t i = 0; i + HEAD <= len && found == c->end; i++)
+			if (window[i + 8] == zstd_magic[0] && is_chunk_at(z, c, at + i, window + i))
+				found = at + i;
+	}
+	free(window);
+	return found;
+}
+
+/*
+ * Every page of a decompressed chunk passes its checks: zstd (as trace-cmd
+ * uses it, without checksums) can turn damaged input into plausible output,
+ * so one bad page makes the whole chunk suspect.
+ */
+static bool is_sound_chunk(const struct ca_zchunks *z, const struct zcpu *c, size_t size)
+{
+	unsigned long long min_ts = c->min_ts;
+	struct ca_page_summary sum;
+
+	for (size_t at = 0; at + (size_t)z->rules.page_size <= size; at += z->rules.page_size) {
+		if (ca_page_check(&z->rules, c->chunk + at, min_ts, &sum))
+			return false;
+		if (sum.event_count)
+			min_ts = sum.last_ts;
+	}
+	return true;
+}
+
+/* Decompress the chunk whose header @head is at @at; a chunk that does not is damage. */
+static int decompress(struct ca_zchunks *z, struct zcpu *c, uint64_t at,
+		      const unsigned char *head, bool *has_chunk)
+{
+	uint32_t csize = le32(head), usize = le32(head + 4);
+	size_t got;
+
+	if (reserve(&z->zbuf, &z->zbuf_size, csize) ||
+	    reserve(&c->chunk, &c->chunk_capacity, usize))
+		return -ENOMEM;
+	if (read_at(z->fd, at + 8, z->zbuf, csize)) {
+		damage_to_end(z, c, at);
+		return 0;
+	}
+	got = ZSTD_decompressDCtx(z->dctx, c->chunk, usize, z->zbuf, csize);
+	if (ZSTD_isError(got) || got != usize || !is_sound_chunk(z, c, usize)) {
+		add_damage(z, c, at, 8 + (uint64_t)csize);
+		return 0;
+	}
+	c->chunk_offset = at;
+	c->chunk_size = usize;
+	c->page = 0;
+	*has_chunk = true;
 	return 0;
 }
 
-static int set_event(struct ca_zchunks *z, struct zcpu *c, void *data, unsigned long long ts)
+/* Decompress @c's next readable chunk; *@has_chunk false at the end of its data. */
+static int next_chunk(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 {
-	unsigned char *page_end = c->chunk + c->page + z->page_size;
+	unsigned char head[12];
+	int ret = 0;
+
+	*has_chunk = false;
+	while (!ret && !*has_chunk && c->chunks_left && c->next < c->end) {
+		uint64_t at = c->next, found;
+
+		if (at + sizeof(head) > c->end || read_at(z->fd, at, head, sizeof(head))) {
+			damage_to_end(z, c, at);
+			break;
+		}
+		if (!is_chunk_at(z, c, at, head)) {
+			found = resync(z, c, at);
+			add_damage(z, c, at, found - at);
+			c->next = found;
+			continue;
+		}
+		ret = decompress(z, c, at, head, has_chunk);
+		c->next = at + 8 + le32(head);
+		c->chunks_left--;
+	}
+	if (!ret && !*has_chunk && c->next < c->end)
+		damage_to_end(z, c, c->next);	/* the chunk count ends before the data */
+	return ret;
+}
+
+/* @data as @c's current event, when it lies in its page (it does on a checked page). */
+static bool set_event(struct ca_zchunks *z, struct zcpu *c, void *data, unsigned long long ts)
+{
+	unsigned char *page_end = c->chunk + c->page + z->rules.page_size;
 
 	c->event.data = data;
 	c->event.ts = ts;
 	c->event.size = kbuffer_event_size(c->kbuf);
 	c->event.cpu = c->cpu;
 	c->event.missed_events = c->is_page_start ? kbuffer_missed_events(c->kbuf) : 0;
-	if (c->event.size < 0 || (unsigned char *)data + c->event.size > page_end)
-		return fail(z, "CPU %d: an event runs past the end of its page", c->cpu);
-	c->has_event = true;
-	return 0;
+	c->has_event = c->event.size > 0 && (unsigned char *)data + c->event.size <= page_end;
+	return c->has_event;
 }
 
-/* The first event at or after the cursor's page, moving through pages and chunks. */
+static void skip_page(struct ca_zchunks *z, struct zcpu *c, bool is_damaged)
+{
+	if (is_damaged && z->is_compressed)
+		add_damage(z, c, c->chunk_offset, 0);	/* a page inside a compressed chunk */
+	else if (is_damaged)
+		add_damage(z, c, c->chunk_offset + c->page, (uint64_t)z->rules.page_size);
+	c->page += (size_t)z->rules.page_size;
+}
+
+/* The first event at or after the cursor's page, through pages and chunks, damage skipped. */
 static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 {
 	for (;;) {
+		struct ca_page_summary sum;
 		unsigned long long ts;
 		bool has_chunk;
 		void *data;
 		int ret;
 
-		if (c->page + z->page_size > c->chunk_size) {
-			ret = next_chunk(z, c, &has_chunk);
+		if (c->page + (size_t)z->rules.page_size > c->chunk_size) {
+			ret = z->is_compressed ? next_chunk(z, c, &has_chunk) :
+			      next_run(z, c, &has_chunk);
 			if (ret || !has_chunk) {
 				c->has_event = false;
 				return ret;
 			}
 		}
-		ret = load_page(z, c);
-		if (ret)
-			return ret;
-		data = kbuffer_read_event(c->kbuf, &ts);
-		if (data) {
-			c->is_page_start = true;
-			return set_event(z, c, data, ts);
+		if (ca_page_check(&z->rules, c->chunk + c->page, c->min_ts, &sum) ||
+		    !sum.event_count) {
+			skip_page(z, c, sum.why != NULL);
+			continue;
 		}
-		c->page += z->page_size;
+		c->min_ts = sum.last_ts;
+		kbuffer_load_subbuffer(c->kbuf, c->chunk + c->page);
+		data = kbuffer_read_event(c->kbuf, &ts);
+		c->is_page_start = true;
+		if (data && set_event(z, c, data, ts))
+			return 0;
+		skip_page(z, c, true);
 	}
 }
 
@@ -352,77 +902,62 @@ static int advance(struct ca_zchunks *z, struct zcpu *c)
 	unsigned long long ts;
 	void *data = kbuffer_next_event(c->kbuf, &ts);
 
-	if (data) {
-		c->is_page_start = false;
-		return set_event(z, c, data, ts);
-	}
-	c->page += z->page_size;
+	c->is_page_start = false;
+	if (data && set_event(z, c, data, ts))
+		return 0;
+	c->page += (size_t)z->rules.page_size;
 	return first_from_page(z, c);
+}
+
+/* A compressed CPU's chunk count; -EPROTO when it is not in the file. */
+static int start_count(struct ca_zchunks *z, struct zcpu *c)
+{
+	unsigned char count[4];
+
+	if (c->next + 4 > c->end || read_at(z->fd, c->next, count, 4)) {
+		damage_to_end(z, c, c->next);
+		return -EPROTO;
+	}
+	c->chunks_left = le32(count);
+	c->next += 4;
+	return 0;
 }
 
 static int start_cpu(struct ca_zchunks *z, struct zcpu *c)
 {
-	unsigned char count[4];
-
-	c->kbuf = ca_kbuffer_for(z->tep);
-	if (!c->kbuf)
-		return -ENOMEM;
-	if (c->next + 4 > c->end || read_at(z, c->next, count, 4))
-		return fail(z, "CPU %d: its data is beyond the end of the file", c->cpu);
-	c->chunks_left = le32(count);
-	c->next += 4;
-	c->page = 0;
-	c->chunk_size = 0;
+	if (z->is_compressed && start_count(z, c))
+		return 0;
 	return first_from_page(z, c);
 }
 
-/* libtracecmd, the reference, must read the same first event on every CPU. */
-static bool agrees_with_libtracecmd(struct ca_zchunks *z, struct tracecmd_input *handle)
+int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_layout *layout,
+		    const struct ca_page_rules *rules)
 {
-	for (int i = 0; i < z->cpu_count; i++) {
-		struct zcpu *c = &z->cpus[i];
-		struct tep_record *rec = tracecmd_read_cpu_first(handle, c->cpu);
-		bool is_same = rec && c->has_event && rec->ts == c->event.ts &&
-			       rec->size == c->event.size &&
-			       !memcmp(rec->data, c->event.data, rec->size);
-
-		tracecmd_free_record(rec);
-		if (!is_same)
-			return false;
-	}
-	return true;
-}
-
-int ca_zchunks_open(struct ca_zchunks **out, const char *path, struct tracecmd_input *handle,
-		    char *error, size_t error_len)
-{
-	struct ca_zchunks *z = calloc(1, sizeof(*z) + CA_MAX_CPUS * sizeof(struct zcpu));
-	uint64_t options;
-	int ret;
+	struct ca_zchunks *z = calloc(1, sizeof(*z) + layout->cpu_count * sizeof(struct zcpu));
 
 	*out = NULL;
 	if (!z)
 		return -ENOMEM;
-	z->error = error;
-	z->error_len = error_len;
+	z->cpu_count = layout->cpu_count;
+	z->is_compressed = layout->is_compressed;
+	z->file_size = layout->file_size;
+	z->rules = *rules;
 	z->fd = open(path, O_RDONLY);
-	z->dctx = ZSTD_createDCtx();
-	if (z->fd < 0 || !z->dctx) {
-		ca_zchunks_close(z);
-		return -ENOTSUP;
+	z->dctx = layout->is_compressed ? ZSTD_createDCtx() : NULL;
+	for (int i = 0; i < z->cpu_count; i++) {
+		struct zcpu *c = &z->cpus[i];
+
+		c->cpu = layout->cpus[i].cpu;
+		c->next = layout->cpus[i].offset;
+		c->end = c->next + layout->cpus[i].size + (layout->is_compressed ? 4 : 0);
+		c->kbuf = ca_kbuffer_for(rules->tep);
+		if (!c->kbuf)
+			break;
 	}
-	z->tep = tracecmd_get_tep(handle);
-	z->long_size = tep_get_header_page_size(z->tep) == 8 ? 8 : 4;
-	ret = read_header(z, &options);
-	if (!ret)
-		ret = find_buffer(z, options);
-	for (int i = 0; !ret && i < z->cpu_count; i++)
-		ret = start_cpu(z, &z->cpus[i]);
-	if (!ret && !agrees_with_libtracecmd(z, handle))
-		ret = -ENOTSUP;
-	if (ret) {
+	if (z->fd < 0 || (layout->is_compressed && !z->dctx) ||
+	    (z->cpu_count && !z->cpus[z->cpu_count - 1].kbuf)) {
 		ca_zchunks_close(z);
-		return ret;
+		return -ENOMEM;
 	}
 	*out = z;
 	return 0;
@@ -443,24 +978,85 @@ static struct zcpu *earliest(struct ca_zchunks *z)
 	return best;
 }
 
-int ca_zchunks_read(struct ca_zchunks *z, ca_pages_fn fn, void *ctx)
+static int report_damage(struct zcpu *c, const struct ca_read_fns *fns, uint64_t ts,
+			 bool is_stream_end)
 {
+	struct ca_damage damage = { c->cpu, ts, c->damage };
+
+	damage.lost.is_stream_end = is_stream_end;
+	c->has_damage = false;
+	return fns->damage(fns->ctx, &damage);
+}
+
+/* Damage left on CPUs whose streams ended without an event after it. */
+static int report_stream_ends(struct ca_zchunks *z, const struct ca_read_fns *fns,
+			      unsigned long long last_ts)
+{
+	int ret = 0;
+
+	for (int i = 0; !ret && i < z->cpu_count; i++)
+		if (z->cpus[i].has_damage)
+			ret = report_damage(&z->cpus[i], fns, last_ts, true);
+	return ret;
+}
+
+/*
+ * CPUs with nothing readable at all: their damage goes before the first
+ * event of the trace (at its time), so the state knows them unobserved from
+ * the start, not from the end.
+ */
+static int report_empty_streams(struct ca_zchunks *z, const struct ca_read_fns *fns,
+				const struct zcpu *first)
+{
+	int ret = 0;
+
+	for (int i = 0; first && !ret && i < z->cpu_count; i++)
+		if (!z->cpus[i].has_event && z->cpus[i].has_damage)
+			ret = report_damage(&z->cpus[i], fns, first->event.ts, true);
+	return ret;
+}
+
+int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
+{
+	unsigned long long last_ts = 0;
+	bool has_read = false;
 	struct zcpu *c;
 	int ret = 0;
 
+	for (int i = 0; !ret && i < z->cpu_count; i++)
+		ret = start_cpu(z, &z->cpus[i]);
+	if (!ret)
+		ret = report_empty_streams(z, fns, earliest(z));
 	while (!ret && (c = earliest(z))) {
-		ret = fn(ctx, &c->event);
+		if (c->has_damage)
+			ret = report_damage(c, fns, c->event.ts, false);
+		if (!ret)
+			ret = fns->record(fns->ctx, &c->event);
+		has_read = c->has_read = true;
+		last_ts = c->last_ts = c->event.ts;
 		if (!ret)
 			ret = advance(z, c);
+		if (!ret && !c->has_event && c->has_damage)
+			ret = report_damage(c, fns, c->last_ts, true);
 	}
+	if (!ret)
+		ret = report_stream_ends(z, fns, last_ts);
+	if (!ret && !has_read && z->cpu_count)
+		ret = -ENODATA;
 	return ret;
+}
+
+bool ca_zchunks_damage(const struct ca_zchunks *z, struct ca_damage *first)
+{
+	*first = z->first_damage;
+	return z->has_first_damage;
 }
 
 void ca_zchunks_close(struct ca_zchunks *z)
 {
 	if (!z)
 		return;
-	for (int i = 0; i < CA_MAX_CPUS; i++) {
+	for (int i = 0; i < z->cpu_count; i++) {
 		free(z->cpus[i].chunk);
 		if (z->cpus[i].kbuf)
 			kbuffer_free(z->cpus[i].kbuf);
@@ -471,4 +1067,112 @@ void ca_zchunks_close(struct ca_zchunks *z)
 		close(z->fd);
 	free(z->zbuf);
 	free(z);
+}
+
+/* Check @n pages at @pages into @out, the last timestamp of each good one the next's minimum. */
+static void check_pages(const struct ca_page_rules *rules, const unsigned char *pages, size_t n,
+			int32_t *out, unsigned long long *min_ts)
+{
+	for (size_t i = 0; i < n; i++, pages += rules->page_size) {
+		struct ca_page_summary sum;
+
+		if (ca_page_check(rules, pages, *min_ts, &sum))
+			out[i] = CA_PAGE_BAD;
+		else if (!sum.event_count)
+			out[i] = CA_PAGE_EMPTY;
+		else
+			out[i] = sum.last_event;
+		if (sum.event_count && !sum.why)
+			*min_ts = sum.last_ts;
+	}
+}
+
+/* The pages in place: those not in the file are bad. */
+static int raw_table(struct ca_zchunks *z, struct zcpu *c, int32_t *table, size_t pages)
+{
+	size_t ps = (size_t)z->rules.page_size;
+	unsigned long long min_ts = 0;
+
+	for (size_t done = 0; done < pages;) {
+		bool has_chunk;
+		int ret = next_run(z, c, &has_chunk);
+
+		if (ret)
+			return ret;
+		if (!has_chunk)
+			break;
+		check_pages(&z->rules, c->chunk, c->chunk_size / ps, table + done, &min_ts);
+		done += c->chunk_size / ps;
+	}
+	return 0;
+}
+
+/*
+ * The pages of the chunks, in libtracecmd's order (its offsets for them are
+ * positions in the uncompressed data); those of a chunk that does not
+ * decompress are bad; a damaged chunk header: -EPROTO, libtracecmd's chunk
+ * list would be wrong.
+ */
+static int chunk_table(struct ca_zchunks *z, struct zcpu *c, int32_t **table, size_t *count)
+{
+	size_t ps = (size_t)z->rules.page_size;
+	unsigned long long min_ts = 0;
+	unsigned char head[12];
+	int ret = start_count(z, c);
+
+	for (; !ret && c->chunks_left; c->chunks_left--) {
+		bool has_chunk = false;
+		int32_t *grown;
+		size_t pages;
+
+		if (read_at(z->fd, c->next, head, sizeof(head)) ||
+		    !is_chunk_at(z, c, c->next, head))
+			return -EPROTO;
+		pages = le32(head + 4) / ps;
+		grown = realloc(*table, (*count + pages) * sizeof(**table));
+		if (!grown)
+			return -ENOMEM;
+		*table = grown;
+		c->min_ts = min_ts;
+		ret = decompress(z, c, c->next, head, &has_chunk);
+		if (!has_chunk)
+			for (size_t i = 0; i < pages; i++)
+				(*table)[*count + i] = CA_PAGE_BAD;
+		else
+			check_pages(&z->rules, c->chunk, pages, *table + *count, &min_ts);
+		*count += pages;
+		c->next += 8 + le32(head);
+	}
+	return ret ? ret : c->next == c->end ? 0 : -EPROTO;
+}
+
+int ca_layout_page_table(const struct ca_layout *layout, int index, const char *path,
+			 const struct ca_page_rules *rules, int32_t **table, size_t *count)
+{
+	struct ca_layout one = *layout;
+	struct ca_zchunks *z;
+	int ret;
+
+	one.cpus[0] = layout->cpus[index];
+	one.cpu_count = 1;
+	*table = NULL;
+	*count = 0;
+	ret = ca_zchunks_open(&z, path, &one, rules);
+	if (ret)
+		return ret;
+	if (layout->is_compressed) {
+		ret = chunk_table(z, &z->cpus[0], table, count);
+	} else {
+		*count = (size_t)(one.cpus[0].size / (uint64_t)layout->page_size);
+		*table = malloc((*count ? *count : 1) * sizeof(**table));
+		for (size_t i = 0; *table && i < *count; i++)
+			(*table)[i] = CA_PAGE_BAD;
+		ret = *table ? raw_table(z, &z->cpus[0], *table, *count) : -ENOMEM;
+	}
+	ca_zchunks_close(z);
+	if (!ret)
+		return 0;
+	free(*table);
+	*table = NULL;
+	return ret;
 }
