@@ -266,6 +266,10 @@ static void judge_unknowns(struct ca_audit *audit)
 			   ca_format_duration(audit->isolation.by_kind[CA_WINDOW_UNKNOWN].total, a,
 					      sizeof(a)),
 			   audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	if (audit->info.bad_lines)
+		add_reason(audit, "%llu line(s) of %s could not be read (first: line %ld): what "
+			   "they held is unknown", (unsigned long long)audit->info.bad_lines,
+			   audit->opts.path, audit->info.first_bad_line);
 	if (!strcmp(audit->info.clock, "local"))
 		add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU order is not "
 			   "guaranteed (record with -C mono)");
