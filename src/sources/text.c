@@ -627,12 +627,15 @@ static int parse_lost_line(const char *line, struct ca_event *ev)
 	if (cpu >= CA_MAX_CPUS)
 		return -ERANGE;
 	p += 2;
-	if (!strncmp(p, "EVENTS DROPPED]", 15))
+	if (!strncmp(p, "EVENTS DROPPED]", 15)) {
 		p += 15;
-	else if (!strncmp(p, "LOST ", 5) && (p = read_decimal(p + 5, MAX_LOST_COUNT, &count)))
-		p = !strncmp(p, " EVENTS]", 8) && count ? p + 8 : NULL;
-	else if ((p = read_decimal(p, MAX_LOST_COUNT, &count)))
-		p = !strncmp(p, " EVENTS DROPPED]", 16) && count ? p + 16 : NULL;
+	} else if (!strncmp(p, "LOST ", 5)) {
+		p = read_decimal(p + 5, MAX_LOST_COUNT, &count);
+		p = p && count && !strncmp(p, " EVENTS]", 8) ? p + 8 : NULL;
+	} else {
+		p = read_decimal(p, MAX_LOST_COUNT, &count);
+		p = p && count && !strncmp(p, " EVENTS DROPPED]", 16) ? p + 16 : NULL;
+	}
 	if (!p || !is_rest_blank(p))
 		return -EINVAL;
 	memset(ev, 0, sizeof(*ev));

@@ -333,6 +333,9 @@ static const struct {
 	{ "CPU:1 [0 EVENTS DROPPED]", -22, 0, 0 }, { "CPU:1 [EVENTS DROPPED] x", -22, 0, 0 },
 	{ "CPU:1 [99999999999999999999 EVENTS DROPPED]", -22, 0, 0 }, { "CPU:", -22, 0, 0 },
 	{ "CPU:-1 [EVENTS DROPPED]", -22, 0, 0 },
+	/* fuzz-text-line, 5 s in: read_decimal(NULL) after "LOST " without digits */
+	{ "CPU:1 [LOST x EVENTS]", -22, 0, 0 }, { "CPU:1 [LOST ", -22, 0, 0 },
+	{ "CPU:1 [LOST 0 EVENTS]", -22, 0, 0 }, { "CPU:1 [LOST 3 EVENTS", -22, 0, 0 },
 	/* headers, comments, blank lines, stack lines, other events */
 	{ "cpus=2", 0, 0, 0 }, { "cpus=64\n", 0, 0, 0 }, { "version = 6", 0, 0, 0 }, { "", 0, 0, 0 },
 	{ " \t\n", 0, 0, 0 }, { "# tracer: nop", 0, 0, 0 }, { "CPU 1 is empty", 0, 0, 0 },
