@@ -59,7 +59,8 @@ static const struct ca_cli_mode mode = {
 		"Audit a scheduler trace (trace-cmd trace.dat, or `trace-cmd report` text):\n"
 		"did tasks of different cookies share a core, and what did forced idle cost?\n",
 	.epilogue =
-		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is refused).\n"
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is\n"
+		"refused).  "
 		"Each option is given at most once.\n"
 		"exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
 		"examples:\n"
@@ -138,8 +139,8 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 	if (first < 0)
 		return first == -1 ? 1 : -1;
 	if (first != argc - 1) {
-		ca_cli_error("audit: %s; see coreaudit audit --help",
-			     first == argc ? "no trace file given" : "more than one trace file given");
+		ca_cli_error("audit: %s; see coreaudit audit --help", first == argc ?
+			     "no trace file given" : "more than one trace file given");
 		return -1;
 	}
 	parsed->opts->path = argv[first];

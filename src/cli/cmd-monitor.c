@@ -24,16 +24,21 @@ static volatile sig_atomic_t stop_requested;
 
 /* The one option table of this mode: getopt, parsing and --help come from it. */
 static const struct ca_option options[] = {
-	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC", "SMT siblings of each core (default: from sysfs)"),
-	CA_OPTION_CHOICE(CA_LONG_ONLY('T'), "tags", "markers", "judge isolation by coreaudit-tag markers",
+	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
+	  "SMT siblings of each core (default: from sysfs)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('T'), "tags", "markers",
+	  "judge isolation by coreaudit-tag markers",
 	  "markers"),
 	CA_OPTION(CA_LONG_ONLY('r'), "rules", CA_OPT_TEXT, "FILE",
 	  "also hold a rule file (coreaudit-rules(5)); one\nrule file (given twice: usage error)"),
-	CA_OPTION('g', "grace", CA_OPT_DURATION, "DUR", "grace period of co-run windows (as for audit)"),
+	CA_OPTION('g', "grace", CA_OPT_DURATION, "DUR",
+	  "grace period of co-run windows (as for audit)"),
 	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR",
 	  "stop after DUR (default: at SIGINT or SIGTERM)"),
-	CA_OPTION('i', "interval", CA_OPT_DURATION, "DUR", "print a summary every DUR (default 1s)"),
-	CA_OPTION_CHOICE(CA_LONG_ONLY('s'), "stop-on", "violation", "stop at the first violation", "violation"),
+	CA_OPTION('i', "interval", CA_OPT_DURATION, "DUR",
+	  "print a summary every DUR (default 1s)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('s'), "stop-on", "violation", "stop at the first violation",
+	  "violation"),
 	CA_OPTION(CA_LONG_ONLY('F'), "max-forced-idle", CA_OPT_PERCENT, "PCT",
 	  "stop and fail when forced idle exceeds PCT % of CPU\ntime (0 to 100; checked after "
 	  "the first second)"),
@@ -42,7 +47,8 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),
-	CA_OPTION(CA_LONG_ONLY('W'), "save-seconds", CA_OPT_DURATION, "DUR", "how much --save-trace keeps (default 10s)"),
+	CA_OPTION(CA_LONG_ONLY('W'), "save-seconds", CA_OPT_DURATION, "DUR",
+	  "how much --save-trace keeps (default 10s)"),
 	CA_OPTION('q', "quiet", CA_OPT_FLAG, NULL, "print findings only, no summaries"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "the final report as JSON"),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
@@ -56,7 +62,8 @@ static const struct ca_cli_mode mode = {
 		"(coreaudit-PID, removed on exit), with the same checks and exit codes as\n"
 		"coreaudit audit.  Needs root.\n",
 	.epilogue =
-		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is refused).\n"
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is\n"
+		"refused).  "
 		"Each option is given at most once.\n"
 		"exit status: 0 pass, 1 fail, 2 usage error, 3 tracefs unusable (not root,\n"
 		"not mounted), 4 inconclusive\n\n"

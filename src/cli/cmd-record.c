@@ -36,7 +36,8 @@ static volatile sig_atomic_t stop_requested;
 /* The one option table of this mode: getopt, parsing and --help come from it. */
 static const struct ca_option options[] = {
 	CA_OPTION('o', "output", CA_OPT_TEXT, "FILE", "the trace.dat to write"),
-	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC", "SMT siblings to declare (default: from sysfs)"),
+	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
+	  "SMT siblings to declare (default: from sysfs)"),
 	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR", "stop after DUR"),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
 };
@@ -51,7 +52,8 @@ static const struct ca_cli_mode mode = {
 		"(coreaudit-cookie markers) are written first.  Records until CMD exits, for\n"
 		"DUR, or until SIGINT.  Needs root.\n",
 	.epilogue =
-		"DUR takes a unit: ns, us, ms or s (\"500us\", \"10s\"), from 1ns (zero is refused).\n"
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"10s\"), from 1ns (zero is\n"
+		"refused).  "
 		"Each option is given at most once.\n"
 		"exit status: 0 recorded, 2 usage error, 3 tracefs unusable or FILE unwritable;\n"
 		"otherwise CMD's failure to start is reported with exit 3\n\n"
@@ -131,8 +133,8 @@ static void write_cookie_markers(struct ca_source *source)
 			    prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, (pid_t)tid, 0,
 					      (unsigned long)&cookie))
 				continue;
-			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx", (int)tid,
-				 cookie);
+			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx",
+				 (int)tid, cookie);
 			ca_live_write_marker(source, marker);
 		}
 		if (tasks)

@@ -117,8 +117,9 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		if (ret == -ERANGE)
 			return bad_value(opt, text, "a duration from 1ns to 9223372036s in whole "
 					 "nanoseconds");
-		return ret ? bad_value(opt, text, "a number with a unit: ns, us, ms or s (e.g. 2ms)")
-			   : 0;
+		if (ret)
+			return bad_value(opt, text, "a number with a unit: ns, us, ms or s (e.g. 2ms)");
+		return 0;
 	case CA_OPT_PERCENT:
 		return ca_parse_percent(text, &value->pct) ?
 		       bad_value(opt, text, "a percentage from 0 to 100") : 0;
@@ -211,8 +212,8 @@ void ca_cli_usage(const struct ca_cli_mode *mode)
 		for (;;) {
 			size_t len = strcspn(line, "\n");
 
-			printf("%*s%.*s\n", used < HELP_COLUMN ? HELP_COLUMN - used : 1, "", (int)len,
-			       line);
+			printf("%*s%.*s\n", used < HELP_COLUMN ? HELP_COLUMN - used : 1, "",
+			       (int)len, line);
 			if (!line[len])
 				break;
 			line += len + 1;

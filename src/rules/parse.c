@@ -141,7 +141,8 @@ static int parse_number(struct parser *p, const struct word *w, uint64_t max, in
 	ret = max == UINT64_MAX ? ca_parse_u64(text, &number) : ca_parse_count(text, max, &number);
 	if (ret)
 		return fail(p, w->column, "\"%s\" is not a number from 0 to %llu%s", text,
-			    (unsigned long long)max, max == UINT64_MAX ? " (decimal or 0x hex)" : "");
+			    (unsigned long long)max,
+			    max == UINT64_MAX ? " (decimal or 0x hex)" : "");
 	*value = (int64_t)number;
 	return 0;
 }
@@ -280,10 +281,12 @@ static int parse_threshold(struct parser *p)
 	word_copy(value, text, sizeof(text));
 	if (word_is(name, "max-forced-idle")) {
 		if (ca_parse_percent(text, &r->max_forced_idle_pct))
-			return fail(p, value->column, "\"%s\" is not a percentage from 0 to 100", text);
+			return fail(p, value->column, "\"%s\" is not a percentage from 0 to 100",
+				    text);
 		return 0;
 	}
-	ret = ca_parse_duration(text, word_is(name, "grace") ? &r->grace_ns : &r->max_starvation_ns);
+	ret = ca_parse_duration(text, word_is(name, "grace") ? &r->grace_ns :
+				&r->max_starvation_ns);
 	if (ret == -ERANGE)
 		return fail(p, value->column, "\"%s\" is not a duration from 1ns to 9223372036s in "
 			    "whole nanoseconds", text);

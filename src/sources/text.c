@@ -790,7 +790,8 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 		line_number++;
 		parsed = read_line(line, len, line_number == ts->line_count, &ev, &class);
 		if (parsed == -ERANGE)
-			ret = line_error(source, line_number, line, "a CPU over coreaudit's limit", "");
+			ret = line_error(source, line_number, line, "a CPU over coreaudit's limit",
+					 "");
 		if (parsed <= 0)
 			continue;
 		if (ev.kind == CA_EV_LOST) {
@@ -832,22 +833,22 @@ struct scan {
 	char first_bad[128];	/* the first bad line's text */
 };
 
-static void note_line(struct ca_source *source, struct scan *scan, const struct ca_event *ev,
-		      const struct line_class *class)
+/* A line that is not bad: @is_event when it is an event coreaudit uses (or lost events). */
+static void note_line(struct ca_source *source, struct scan *scan, bool is_event,
+		      const struct ca_event *ev, const struct line_class *class)
 {
 	struct ca_source_info *info = &source->info;
 
 	if (class->cpus > info->cpu_count)
 		info->cpu_count = class->cpus;
 	scan->good_lines += class->is_event_shaped;
-	if (!class->is_event_shaped || ev->kind == CA_EV_LOST) {
-		if (class->is_event_shaped && ev->cpu + 1 > info->cpu_count)
-			info->cpu_count = ev->cpu + 1;
-		return;
-	}
-	scan->events++;
+	if (!is_event)
+		return;		/* a header, or an event coreaudit does not use */
 	if (ev->cpu + 1 > info->cpu_count)
 		info->cpu_count = ev->cpu + 1;
+	if (ev->kind == CA_EV_LOST)
+		return;
+	scan->events++;
 	info->has_cookie_probe |= ev->kind == CA_EV_COOKIE;
 	info->has_prctl_events |= ev->kind == CA_EV_PRCTL_EXIT;
 	info->has_ipi_events |= ev->kind == CA_EV_IPI;
@@ -875,7 +876,7 @@ static int scan_line(struct ca_source *source, struct scan *scan, char *line, ss
 		}
 		return 0;
 	}
-	note_line(source, scan, &ev, &class);
+	note_line(source, scan, ret == 1, &ev, &class);
 	return 0;
 }
 

@@ -28,8 +28,8 @@ static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, in
 	}
 	snprintf(digits, sizeof(digits), "%.*s", (int)(len < 21 ? len : 21), *pos);
 	if (len > 20 || ca_parse_count(digits, CA_MAX_CPUS - 1, &value)) {
-		snprintf(err, err_len, "CPU %s%s is out of range 0-%d", digits, len > 21 ? "..." : "",
-			 CA_MAX_CPUS - 1);
+		snprintf(err, err_len, "CPU %s%s is out of range 0-%d", digits,
+			 len > 21 ? "..." : "", CA_MAX_CPUS - 1);
 		return -ERANGE;
 	}
 	*cpu = (int)value;
@@ -106,8 +106,8 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 		if (parse_core(&pos, text, topo, err, err_len))
 			return -EINVAL;
 		if (*pos && !isspace((unsigned char)*pos)) {
-			snprintf(err, err_len, "unexpected \"%.20s\" after core %d: cores are separated "
-				 "by blanks, CPUs by commas", pos, topo->core_count - 1);
+			snprintf(err, err_len, "unexpected \"%.20s\" after core %d: cores are "
+				 "separated by blanks, CPUs by commas", pos, topo->core_count - 1);
 			return -EINVAL;
 		}
 	}

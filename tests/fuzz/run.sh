@@ -12,7 +12,7 @@
 # FUZZ_ARGS (more libFuzzer flags), top_srcdir, top_builddir.
 # Usage: run.sh [TARGET...]   (default: every target)
 set -u
-targets=${*:-"text-line text-audit rules topology numbers tracedat"}
+targets=${*:-"text-line text-source text-audit rules topology numbers tracedat"}
 out=$top_builddir/fuzz
 mkdir -p "$out/obj" "$out/corpus"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -44,6 +44,9 @@ for target in $targets; do
 	$FUZZ_CC $flags -fsanitize=fuzzer -std=gnu11 $includes "$harness" $objects $FUZZ_LIBS \
 		-o "$binary" || exit 1
 	mkdir -p "$out/corpus/$target"
+	seeds=$top_srcdir/tests/fuzz/corpus/$target
+	# the text source alone starts from the same report text as the audit
+	[ "$target" = text-source ] && seeds=$top_srcdir/tests/fuzz/corpus/text-audit
 	dict=""
 	# text-line and text-audit share text.dict
 	[ -f "$top_srcdir/tests/fuzz/${target%%-*}.dict" ] &&
@@ -52,16 +55,17 @@ for target in $targets; do
 	# libtracecmd 1.3.1 cannot free a handle whose data failed to load, and
 	# mallocs sizes read from damaged headers (NULL in production): README
 	[ "$target" = tracedat ] && asan=detect_leaks=0:allocator_may_return_null=1
+	start=$(date +%s)
 	ASAN_OPTIONS=$asan:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	"$binary" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$target-" \
-		$dict ${FUZZ_ARGS:-} "$out/corpus/$target" "$top_srcdir/tests/fuzz/corpus/$target" \
-		> "$out/$target.log" 2>&1
+		$dict ${FUZZ_ARGS:-} "$out/corpus/$target" "$seeds" > "$out/$target.log" 2>&1
 	code=$?
+	seconds=$(($(date +%s) - start))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$target.log" | tail -1)
 	if [ $code -eq 0 ]; then
-		echo "ok      fuzz-$target: ${execs:-?} execs in ${FUZZ_SECONDS:-30} s, nothing found"
+		echo "ok      fuzz-$target: ${execs:-?} execs in $seconds s, nothing found"
 	else
 		echo "FAIL    fuzz-$target (exit $code): see $out/$target.log"
 		grep -m3 -E "^SUMMARY|ERROR: |Test unit written" "$out/$target.log" | sed 's/^/        /'
