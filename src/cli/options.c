@@ -144,7 +144,7 @@ static void usage_error(const struct ca_cli_mode *mode, const char *what, const 
 }
 
 /* One option from getopt: -2 on a usage error (printed), else 0. */
-static int take_option(const struct ca_cli_mode *mode, int id, char **argv, const char **given,
+static int take_option(const struct ca_cli_mode *mode, int id, const char **given,
 		       ca_opt_apply_fn apply, void *ctx)
 {
 	int index = find_option(mode, id);
@@ -188,7 +188,7 @@ int ca_cli_parse(const struct ca_cli_mode *mode, int argc, char **argv, ca_opt_a
 			usage_error(mode, "unknown option", argv[optind - 1]);
 			return -2;
 		}
-		if (take_option(mode, id, argv, given, apply, ctx))
+		if (take_option(mode, id, given, apply, ctx))
 			return -2;
 	}
 	return optind;

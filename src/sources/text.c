@@ -663,7 +663,7 @@ static bool is_header(const char *line, struct line_class *class)
 	if (!strncmp(line, "version = ", 10) && (end = read_decimal(line + 10, INT_MAX, &value)))
 		return is_rest_blank(end);
 	if (!strncmp(line, "CPU ", 4) && (end = read_decimal(line + 4, CA_MAX_CPUS - 1, &value)))
-		return !strcmp(end, " is empty") || !strcmp(end, " is empty\n");
+		return !strncmp(end, " is empty", 9) && is_rest_blank(end + 9);
 	return false;
 }
 

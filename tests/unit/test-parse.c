@@ -338,7 +338,8 @@ static const struct {
 	{ "CPU:1 [LOST 0 EVENTS]", -22, 0, 0 }, { "CPU:1 [LOST 3 EVENTS", -22, 0, 0 },
 	/* headers, comments, blank lines, stack lines, other events */
 	{ "cpus=2", 0, 0, 0 }, { "cpus=64\n", 0, 0, 0 }, { "version = 6", 0, 0, 0 },
-	{ "", 0, 0, 0 },
+	{ "", 0, 0, 0 }, { "CPU 1 is empty\r\n", 0, 0, 0 }, { "cpus=2\r\n", 0, 0, 0 },
+	{ "w-1 [000] 1.0: " SW "\r\n", 1, 0, 0 }, { "CPU 1 is empty!", -22, 0, 0 },
 	{ " \t\n", 0, 0, 0 }, { "# tracer: nop", 0, 0, 0 }, { "CPU 1 is empty", 0, 0, 0 },
 	{ " => __schedule (ffffffff81000000)", 0, 0, 0 },
 	{ "w-1 [000] 1.0: kmalloc: call_site=x", 0, 0, 0 },
