@@ -483,6 +483,12 @@ static void judge_unknowns(struct ca_audit *audit)
 	judge_topology(audit);
 	judge_gaps(audit);
 	judge_unjudged_windows(audit);
+	if (audit->info.bad_lines)
+		ca_reason_measure(add_reason(audit, "%llu line(s) of %s could not be read (first: "
+					     "line %ld): what they held is unknown",
+					     (unsigned long long)audit->info.bad_lines,
+					     audit->opts.path, audit->info.first_bad_line),
+				  "input", (double)audit->info.bad_lines, "lines");
 	if (!strcmp(audit->info.clock, "local"))
 		ca_reason_measure(add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU "
 					     "order is not guaranteed (record with -C mono)"),

@@ -7,10 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The longest duration accepted: what a signed 64-bit count of ns holds (292 years). */
+#define CA_DURATION_MAX_NS INT64_MAX
+
 /**
- * ca_parse_duration() - parse a number with unit ns, us, ms or s (no unit:
- *                       rejected) into nanoseconds
- * Return: 0, or -EINVAL for junk, a missing or unknown unit, or overflow.
+ * ca_parse_duration() - parse digits, an optional fraction and a unit (ns,
+ *                       us, ms or s: "16ms", "1.5ms", "250ns") into nanoseconds
+ *
+ * The whole text, nothing else: no sign, blank, exponent, nan or inf; no
+ * bare number ("5" is ambiguous).  Zero is rejected: no duration coreaudit
+ * takes means anything at zero (the shortest is 1ns).
+ *
+ * Return: 0; -EINVAL for junk or a missing or unknown unit; -ERANGE for zero,
+ *         a fraction finer than 1ns ("1.5ns"), or over CA_DURATION_MAX_NS.
  */
 int ca_parse_duration(const char *text, uint64_t *ns);
 

@@ -65,7 +65,7 @@ struct ca_rules {
 /**
  * ca_rules_parse() - parse @text (the contents of @path)
  * @err: on failure, "FILE:LINE:COL: message"
- * Return: 0, -EINVAL with @err set, or -ENOMEM.
+ * Return: 0, -EINVAL with @err set, or -ENOMEM (then nothing is left allocated).
  */
 int ca_rules_parse(struct ca_rules *rules, const char *path, const char *text, char *err,
 		   int err_len);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "topology.h"
@@ -26,6 +27,8 @@ struct ca_source_info {
 	bool has_prctl_events;
 	bool has_ipi_events;
 	bool has_tick_events;
+	uint64_t bad_lines;	/* text: lines that could not be read (skipped) */
+	long first_bad_line;	/* text: the first of them, 1-based; 0 none */
 };
 
 struct ca_source {
@@ -58,9 +61,23 @@ int ca_tracedat_open(struct ca_source *source, const char *path);
 int ca_text_open(struct ca_source *source, const char *path);
 
 /**
+ * ca_text_open_file() - read report text from @file (owned by the source from
+ *                       now on, even on failure), named @path in messages
+ * Return: as ca_source_open().
+ */
+int ca_text_open_file(struct ca_source *source, const char *path, FILE *file);
+
+/**
  * ca_text_parse_line() - parse one line of `trace-cmd report` text
- * Return: 1 with @ev filled, 0 for a line that is not an event coreaudit uses,
- *         -EINVAL for a malformed line.
+ *
+ * A lost-events line ("CPU:1 [12 EVENTS DROPPED]") gives a CA_EV_LOST with
+ * its CPU and count (< 0 unknown) but no timestamp: the gap ends at that
+ * CPU's next event.
+ *
+ * Return: 1 with @ev filled; 0 for a line to skip (an event coreaudit does
+ *         not use, a header such as "cpus=2", a comment, a blank line);
+ *         -EINVAL for any other line (malformed, or not report text);
+ *         -ERANGE for a CPU over CA_MAX_CPUS.
  */
 int ca_text_parse_line(const char *line, struct ca_event *ev);
 

@@ -3,7 +3,6 @@
  * exit with the verdict's code.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,177 +12,138 @@
 #include "coreaudit/report.h"
 #include "cli.h"
 #include "guard.h"
+#include "options.h"
 
 #define DEFAULT_TOP 10
+#define MAX_TOP 1000000
 
-/* The getopt strings sit next to the usage text they implement. */
-static const char short_options[] = "t:g:jh";
-static const struct option long_options[] = {
-	{ "topology", required_argument, NULL, 't' },
-	{ "tags", required_argument, NULL, 'T' },
-	{ "rules", required_argument, NULL, 'r' },
-	{ "grace", required_argument, NULL, 'g' },
-	{ "max-transition", required_argument, NULL, 'M' },
-	{ "unknown-cookie", required_argument, NULL, 'U' },
-	{ "max-forced-idle", required_argument, NULL, 'F' },
-	{ "max-starvation", required_argument, NULL, 'S' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "reader", required_argument, NULL, 'R' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The one option table of this mode: getopt, parsing and --help come from it. */
+static const struct ca_option options[] = {
+	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
+	  "SMT siblings of each core, cores separated by blanks:\n"
+	  "\"0,1 2,3\" or \"0-3 4-7\" (else a coreaudit-topology\nmarker in the trace)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('T'), "tags", "markers",
+	  "judge isolation by coreaudit-tag markers instead of\nkernel cookies (any kernel)",
+	  "markers"),
+	CA_OPTION(CA_LONG_ONLY('r'), "rules", CA_OPT_TEXT, "FILE",
+	  "also hold the relations of a rule file\n(coreaudit-rules(5)): isolate, exclusive, "
+	  "together;\none rule file per audit (given twice: usage error)"),
+	CA_OPTION('g', "grace", CA_OPT_DURATION, "DUR",
+	  "co-run windows shorter than DUR are transition skew,\nlonger ones violations "
+	  "(default 5ms; with ipi\nevents it applies to unexplained windows: 200us)"),
+	CA_OPTION(CA_LONG_ONLY('M'), "max-transition", CA_OPT_DURATION, "DUR",
+	  "fail when a window the kernel explained (a pending\nreschedule) lasts longer than DUR "
+	  "(default: never)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('U'), "unknown-cookie", "zero",
+	  "tasks whose cookie never shows in the trace had\ncookie 0 (default: unknown, verdict "
+	  "inconclusive)", "zero"),
+	CA_OPTION(CA_LONG_ONLY('F'), "max-forced-idle", CA_OPT_PERCENT, "PCT",
+	  "fail when forced idle exceeds PCT % of CPU time\n(0 to 100, e.g. 20 or 12.5)"),
+	CA_OPTION(CA_LONG_ONLY('S'), "max-starvation", CA_OPT_DURATION, "DUR",
+	  "fail when a task starves longer than DUR at a stretch"),
+	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
+	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
+	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
+	  MAX_TOP),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('R'), "reader", "records",
+	  "read a trace.dat one libtracecmd record per event,\nthe slower reference for the "
+	  "default readers (zstd\nfiles chunk by chunk, others in place from pages)",
+	  "records|pages"),
+	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
+};
+
+static const struct ca_cli_mode mode = {
+	.name = "audit",
+	.synopsis = "[OPTIONS] FILE",
+	.description =
+		"Audit a scheduler trace (trace-cmd trace.dat, or `trace-cmd report` text):\n"
+		"did tasks of different cookies share a core, and what did forced idle cost?\n",
+	.epilogue =
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is\n"
+		"refused).  "
+		"Each option is given at most once.\n"
+		"exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
+		"examples:\n"
+		"  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
+		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
+		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
+		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
+		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
+	.options = options,
+	.option_count = sizeof(options) / sizeof(options[0]),
 };
 
 void ca_cmd_audit_usage(void)
 {
-	printf("usage: coreaudit audit [OPTIONS] FILE\n\n"
-	       "Audit a scheduler trace (trace-cmd trace.dat, or `trace-cmd report` text):\n"
-	       "did tasks of different cookies share a core, and what did forced idle cost?\n\n"
-	       "options:\n"
-	       "  -t, --topology SPEC       SMT siblings of each core, cores separated by blanks:\n"
-	       "                            \"0,1 2,3\" or \"0-3 4-7\" (else a coreaudit-topology\n"
-	       "                            marker in the trace)\n"
-	       "      --tags markers        judge isolation by coreaudit-tag markers instead of\n"
-	       "                            kernel cookies (any kernel)\n"
-	       "      --rules FILE          also hold the relations of a rule file\n"
-	       "                            (coreaudit-rules(5)): isolate, exclusive, together\n"
-	       "  -g, --grace DUR           co-run windows shorter than DUR are transition skew,\n"
-	       "                            longer ones violations (default 5ms; with ipi\n"
-	       "                            events it applies to unexplained windows: 200us)\n"
-	       "      --max-transition DUR  fail when a window the kernel explained (a pending\n"
-	       "                            reschedule) lasts longer than DUR (default: never)\n"
-	       "      --unknown-cookie zero tasks whose cookie never shows in the trace had\n"
-	       "                            cookie 0 (default: unknown, verdict inconclusive)\n"
-	       "      --max-forced-idle PCT fail when forced idle exceeds PCT %% of CPU time\n"
-	       "      --max-starvation DUR  fail when a task starves longer than DUR at a stretch\n"
-	       "  -j, --json                print the findings as one JSON object\n"
-	       "      --top N               rows in the longest-window and per-task tables\n"
-	       "                            (default %d)\n"
-	       "      --reader records      read a trace.dat one libtracecmd record per event,\n"
-	       "                            the slower reference for the default readers (zstd\n"
-	       "                            files chunk by chunk, others in place from pages)\n"
-	       "  -h, --help                this text\n\n"
-	       "DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\").\n"
-	       "exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
-	       "examples:\n"
-	       "  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
-	       "  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
-	       "  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
-	       "  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
-	       "  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
-	       DEFAULT_TOP);
+	ca_cli_usage(&mode);
 }
 
-static int bad_value(const char *option, const char *value, const char *expected)
+struct parsed {
+	struct ca_audit_options *opts;
+	struct ca_report_options *report;
+	bool is_json;
+};
+
+static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
-	ca_cli_error("audit: bad value '%s' for %s: %s", value, option, expected);
-	return -EINVAL;
-}
+	struct parsed *parsed = ctx;
+	struct ca_audit_options *opts = parsed->opts;
 
-static int parse_percent(const char *text, double *pct)
-{
-	char *end;
-
-	errno = 0;
-	*pct = strtod(text, &end);
-	return errno || end == text || *end || *pct < 0 || *pct > 100 ? -EINVAL : 0;
-}
-
-static int parse_option(int opt, const char *arg, struct ca_audit_options *opts, int *top)
-{
-	char err[160];
-	uint64_t ns;
-	char *end;
-
-	switch (opt) {
+	switch (id) {
 	case 't':
-		if (ca_topology_parse(arg, &opts->topology, err, sizeof(err)))
-			return bad_value("--topology", arg, err);
+		opts->topology = value->topology;
 		opts->has_topology = true;
-		return 0;
-	case 'r':
-		opts->rules_path = arg;
-		return 0;
-	case 'T':
-		if (strcmp(arg, "markers"))
-			return bad_value("--tags", arg, "the only tag source is 'markers'");
+		break;
+	case CA_LONG_ONLY('r'):
+		opts->rules_path = value->text;
+		break;
+	case CA_LONG_ONLY('T'):
 		opts->identity = CA_IDENTITY_TAG;
-		return 0;
+		break;
 	case 'g':
-		if (ca_parse_duration(arg, &opts->grace_ns))
-			return bad_value("--grace", arg, "a duration with a unit, e.g. 2ms");
+		opts->grace_ns = value->ns;
 		opts->has_grace = true;
-		return 0;
-	case 'M':
-		if (ca_parse_duration(arg, &opts->max_transition_ns) || !opts->max_transition_ns)
-			return bad_value("--max-transition", arg, "a duration with a unit, e.g. 2ms");
-		return 0;
-	case 'U':
-		if (strcmp(arg, "zero"))
-			return bad_value("--unknown-cookie", arg, "the only choice is 'zero'");
+		break;
+	case CA_LONG_ONLY('M'):
+		opts->max_transition_ns = value->ns;
+		break;
+	case CA_LONG_ONLY('U'):
 		opts->assume_unknown_cookie_zero = true;
-		return 0;
-	case 'F':
-		if (parse_percent(arg, &opts->max_forced_idle_pct))
-			return bad_value("--max-forced-idle", arg, "a percentage from 0 to 100");
+		break;
+	case CA_LONG_ONLY('F'):
+		opts->max_forced_idle_pct = value->pct;
 		opts->has_max_forced_idle = true;
-		return 0;
-	case 'S':
-		if (ca_parse_duration(arg, &ns) || ns > INT64_MAX)
-			return bad_value("--max-starvation", arg, "a duration with a unit, e.g. 50ms");
-		opts->max_starvation_ns = (int64_t)ns;
+		break;
+	case CA_LONG_ONLY('S'):
+		opts->max_starvation_ns = (int64_t)value->ns;
 		opts->has_max_starvation = true;
-		return 0;
-	case 'R':
-		if (!strcmp(arg, "records"))
-			opts->use_record_reader = true;
-		else if (!strcmp(arg, "pages"))
-			opts->use_record_reader = false;
-		else
-			return bad_value("--reader", arg, "'records' (or 'pages': the default)");
-		return 0;
-	case 'n':
-		*top = (int)strtol(arg, &end, 10);
-		if (*end || *top < 1 || end == arg)
-			return bad_value("--top", arg, "a positive number");
-		return 0;
-	default:
-		return -EINVAL;
+		break;
+	case CA_LONG_ONLY('R'):
+		opts->use_record_reader = value->choice == 0;
+		break;
+	case CA_LONG_ONLY('n'):
+		parsed->report->top = (int)value->count;
+		break;
+	case 'j':
+		parsed->is_json = true;
+		break;
 	}
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct ca_audit_options *opts, int *top,
-		      bool *is_json)
+/* Return: 0, 1 after --help, -1 on a usage error (printed). */
+static int parse_args(int argc, char **argv, struct parsed *parsed)
 {
-	int opt;
+	int first = ca_cli_parse(&mode, argc, argv, apply_option, parsed);
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
-		if (opt == 'h') {
-			ca_cmd_audit_usage();
-			return 1;
-		}
-		if (opt == 'j') {
-			*is_json = true;
-			continue;
-		}
-		if (opt == '?' || opt == ':') {
-			ca_cli_error("audit: %s option '%s'; see coreaudit audit --help",
-				     optopt && strchr(short_options, optopt) ? "missing value for"
-									     : "unknown",
-				     argv[optind - 1]);
-			return -EINVAL;
-		}
-		if (parse_option(opt, optarg, opts, top))
-			return -EINVAL;
+	if (first < 0)
+		return first == -1 ? 1 : -1;
+	if (first != argc - 1) {
+		ca_cli_error("audit: %s; see coreaudit audit --help", first == argc ?
+			     "no trace file given" : "more than one trace file given");
+		return -1;
 	}
-	if (optind != argc - 1) {
-		ca_cli_error("audit: %s; see coreaudit audit --help",
-			     optind == argc ? "no trace file given" : "more than one trace file given");
-		return -EINVAL;
-	}
-	opts->path = argv[optind];
+	parsed->opts->path = argv[first];
 	return 0;
 }
 
@@ -216,13 +176,13 @@ int ca_cmd_audit(int argc, char **argv)
 {
 	struct ca_audit_options opts;
 	struct ca_report_options report = { .top = DEFAULT_TOP };
+	struct parsed parsed = { .opts = &opts, .report = &report };
 	struct ca_audit *audit;
 	enum ca_exit_code code;
-	bool is_json = false;
 	int ret;
 
 	ca_audit_options_default(&opts);
-	ret = parse_args(argc, argv, &opts, &report.top, &is_json);
+	ret = parse_args(argc, argv, &parsed);
 	if (ret)
 		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
 	audit = calloc(1, sizeof(*audit));
@@ -234,7 +194,7 @@ int ca_cmd_audit(int argc, char **argv)
 	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
 		ca_cli_error("%s", audit->error);
 	else
-		ca_report_find(is_json ? "json" : "text")->write(stdout, audit, &report);
+		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, audit, &report);
 	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
 		ca_report_lttng(NULL, audit, &report);
 	if (!audit->is_abandoned) {

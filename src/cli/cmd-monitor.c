@@ -5,7 +5,6 @@
  * and exit code as `coreaudit audit`.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,59 +16,69 @@
 #include "coreaudit/report.h"
 #include "coreaudit/writer.h"
 #include "cli.h"
+#include "options.h"
 
 #define DEFAULT_TOP 10
 
 static volatile sig_atomic_t stop_requested;
 
-static const char short_options[] = "t:g:d:i:qjh";
-static const struct option long_options[] = {
-	{ "topology", required_argument, NULL, 't' },
-	{ "tags", required_argument, NULL, 'T' },
-	{ "rules", required_argument, NULL, 'r' },
-	{ "grace", required_argument, NULL, 'g' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "stop-on", required_argument, NULL, 's' },
-	{ "max-forced-idle", required_argument, NULL, 'F' },
-	{ "max-starvation", required_argument, NULL, 'S' },
-	{ "save-trace", required_argument, NULL, 'w' },
-	{ "save-seconds", required_argument, NULL, 'W' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The one option table of this mode: getopt, parsing and --help come from it. */
+static const struct ca_option options[] = {
+	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
+	  "SMT siblings of each core (default: from sysfs)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('T'), "tags", "markers",
+	  "judge isolation by coreaudit-tag markers",
+	  "markers"),
+	CA_OPTION(CA_LONG_ONLY('r'), "rules", CA_OPT_TEXT, "FILE",
+	  "also hold a rule file (coreaudit-rules(5)); one\nrule file (given twice: usage error)"),
+	CA_OPTION('g', "grace", CA_OPT_DURATION, "DUR",
+	  "grace period of co-run windows (as for audit)"),
+	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR",
+	  "stop after DUR (default: at SIGINT or SIGTERM)"),
+	CA_OPTION('i', "interval", CA_OPT_DURATION, "DUR",
+	  "print a summary every DUR (default 1s)"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('s'), "stop-on", "violation", "stop at the first violation",
+	  "violation"),
+	CA_OPTION(CA_LONG_ONLY('F'), "max-forced-idle", CA_OPT_PERCENT, "PCT",
+	  "stop and fail when forced idle exceeds PCT % of CPU\ntime (0 to 100; checked after "
+	  "the first second)"),
+	CA_OPTION(CA_LONG_ONLY('S'), "max-starvation", CA_OPT_DURATION, "DUR",
+	  "stop and fail when a task starves longer than DUR"),
+	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
+	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
+	  "an offline audit"),
+	CA_OPTION(CA_LONG_ONLY('W'), "save-seconds", CA_OPT_DURATION, "DUR",
+	  "how much --save-trace keeps (default 10s)"),
+	CA_OPTION('q', "quiet", CA_OPT_FLAG, NULL, "print findings only, no summaries"),
+	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "the final report as JSON"),
+	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
+};
+
+static const struct ca_cli_mode mode = {
+	.name = "monitor",
+	.synopsis = "[OPTIONS]",
+	.description =
+		"Audit the running kernel live, from a tracefs instance of coreaudit's own\n"
+		"(coreaudit-PID, removed on exit), with the same checks and exit codes as\n"
+		"coreaudit audit.  Needs root.\n",
+	.epilogue =
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is\n"
+		"refused).  "
+		"Each option is given at most once.\n"
+		"exit status: 0 pass, 1 fail, 2 usage error, 3 tracefs unusable (not root,\n"
+		"not mounted), 4 inconclusive\n\n"
+		"examples:\n"
+		"  coreaudit monitor -d 10s\n"
+		"  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
+		"  coreaudit monitor --max-forced-idle 12.5 -d 90s\n"
+		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
+	.options = options,
+	.option_count = sizeof(options) / sizeof(options[0]),
 };
 
 void ca_cmd_monitor_usage(void)
 {
-	printf("usage: coreaudit monitor [OPTIONS]\n\n"
-	       "Audit the running kernel live, from a tracefs instance of coreaudit's own\n"
-	       "(coreaudit-PID, removed on exit), with the same checks and exit codes as\n"
-	       "coreaudit audit.  Needs root.\n\n"
-	       "options:\n"
-	       "  -t, --topology SPEC       SMT siblings of each core (default: from sysfs)\n"
-	       "      --tags markers        judge isolation by coreaudit-tag markers\n"
-	       "      --rules FILE          also hold a rule file (coreaudit-rules(5))\n"
-	       "  -g, --grace DUR           grace period of co-run windows (as for audit)\n"
-	       "  -d, --duration DUR        stop after DUR (default: at SIGINT or SIGTERM)\n"
-	       "  -i, --interval DUR        print a summary every DUR (default 1s)\n"
-	       "      --stop-on violation   stop at the first violation\n"
-	       "      --max-forced-idle PCT stop and fail when forced idle exceeds PCT %% of CPU\n"
-	       "                            time (checked after the first second)\n"
-	       "      --max-starvation DUR  stop and fail when a task starves longer than DUR\n"
-	       "      --save-trace FILE     when it ends failing, write the last seconds of raw\n"
-	       "                            events to FILE (a trace.dat) for an offline audit\n"
-	       "      --save-seconds DUR    how much --save-trace keeps (default 10s)\n"
-	       "  -q, --quiet               print findings only, no summaries\n"
-	       "  -j, --json                the final report as JSON\n"
-	       "  -h, --help                this text\n\n"
-	       "exit status: 0 pass, 1 fail, 2 usage error, 3 tracefs unusable (not root,\n"
-	       "not mounted), 4 inconclusive\n\n"
-	       "examples:\n"
-	       "  coreaudit monitor -d 10s\n"
-	       "  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
-	       "  coreaudit monitor --stop-on violation --save-trace evidence.dat\n");
+	ca_cli_usage(&mode);
 }
 
 /* A raw ring-buffer page kept for --save-trace. */
@@ -97,89 +106,76 @@ static void on_signal(int signal)
 	stop_requested = 1;
 }
 
-static int parse_args(int argc, char **argv, struct ca_audit_options *opts,
-		      struct ca_live_options *live, struct monitor *mon, bool *is_json)
+struct parsed {
+	struct ca_audit_options *opts;
+	struct ca_live_options *live;
+	struct monitor *mon;
+	bool is_json;
+};
+
+static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
-	char err[160];
-	int opt;
+	struct parsed *parsed = ctx;
+	struct ca_audit_options *opts = parsed->opts;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
-		const char *bad = NULL;
-
-		switch (opt) {
-		case 'h':
-			ca_cmd_monitor_usage();
-			return 1;
-		case 't':
-			if (ca_topology_parse(optarg, &opts->topology, err, sizeof(err)))
-				bad = err;
-			opts->has_topology = true;
-			break;
-		case 'T':
-			bad = strcmp(optarg, "markers") ? "the only tag source is 'markers'" : NULL;
-			opts->identity = CA_IDENTITY_TAG;
-			break;
-		case 'r':
-			opts->rules_path = optarg;
-			break;
-		case 'g':
-			bad = ca_parse_duration(optarg, &opts->grace_ns) ? "a duration, e.g. 2ms" : NULL;
-			opts->has_grace = true;
-			break;
-		case 'd':
-			bad = ca_parse_duration(optarg, &live->duration_ns) ? "a duration, e.g. 10s" : NULL;
-			break;
-		case 'i':
-			bad = ca_parse_duration(optarg, &live->interval_ns) || !live->interval_ns ?
-			      "a duration, e.g. 1s" : NULL;
-			break;
-		case 's':
-			bad = strcmp(optarg, "violation") ? "the only choice is 'violation'" : NULL;
-			mon->stop_on_violation = true;
-			break;
-		case 'F':
-			opts->max_forced_idle_pct = atof(optarg);
-			opts->has_max_forced_idle = true;
-			bad = opts->max_forced_idle_pct < 0 || opts->max_forced_idle_pct > 100 ?
-			      "a percentage from 0 to 100" : NULL;
-			break;
-		case 'S': {
-			uint64_t ns;
-
-			bad = ca_parse_duration(optarg, &ns) ? "a duration, e.g. 50ms" : NULL;
-			opts->max_starvation_ns = (int64_t)ns;
-			opts->has_max_starvation = true;
-			break;
-		}
-		case 'w':
-			mon->save_path = optarg;
-			break;
-		case 'W':
-			bad = ca_parse_duration(optarg, &mon->save_ns) || !mon->save_ns ?
-			      "a duration, e.g. 10s" : NULL;
-			break;
-		case 'q':
-			mon->is_quiet = true;
-			break;
-		case 'j':
-			*is_json = true;
-			break;
-		default:
-			ca_cli_error("monitor: unknown option '%s'; see coreaudit monitor --help",
-				     argv[optind - 1]);
-			return -1;
-		}
-		if (bad) {
-			ca_cli_error("monitor: bad value '%s' for %s: %s", optarg, argv[optind - 1],
-				     bad);
-			return -1;
-		}
+	switch (id) {
+	case 't':
+		opts->topology = value->topology;
+		opts->has_topology = true;
+		break;
+	case CA_LONG_ONLY('T'):
+		opts->identity = CA_IDENTITY_TAG;
+		break;
+	case CA_LONG_ONLY('r'):
+		opts->rules_path = value->text;
+		break;
+	case 'g':
+		opts->grace_ns = value->ns;
+		opts->has_grace = true;
+		break;
+	case 'd':
+		parsed->live->duration_ns = value->ns;
+		break;
+	case 'i':
+		parsed->live->interval_ns = value->ns;
+		break;
+	case CA_LONG_ONLY('s'):
+		parsed->mon->stop_on_violation = true;
+		break;
+	case CA_LONG_ONLY('F'):
+		opts->max_forced_idle_pct = value->pct;
+		opts->has_max_forced_idle = true;
+		break;
+	case CA_LONG_ONLY('S'):
+		opts->max_starvation_ns = (int64_t)value->ns;
+		opts->has_max_starvation = true;
+		break;
+	case CA_LONG_ONLY('w'):
+		parsed->mon->save_path = value->text;
+		break;
+	case CA_LONG_ONLY('W'):
+		parsed->mon->save_ns = value->ns;
+		break;
+	case 'q':
+		parsed->mon->is_quiet = true;
+		break;
+	case 'j':
+		parsed->is_json = true;
+		break;
 	}
-	if (optind != argc) {
+	return 0;
+}
+
+/* Return: 0, 1 after --help, -1 on a usage error (printed). */
+static int parse_args(int argc, char **argv, struct parsed *parsed)
+{
+	int first = ca_cli_parse(&mode, argc, argv, apply_option, parsed);
+
+	if (first < 0)
+		return first == -1 ? 1 : -1;
+	if (first != argc) {
 		ca_cli_error("monitor: unexpected argument '%s'; see coreaudit monitor --help",
-			     argv[optind]);
+			     argv[first]);
 		return -1;
 	}
 	return 0;
@@ -348,14 +344,14 @@ int ca_cmd_monitor(int argc, char **argv)
 					.stop = &stop_requested };
 	struct ca_report_options report = { .top = DEFAULT_TOP };
 	struct monitor mon = { .save_ns = 10000000000ull };
+	struct parsed parsed = { .opts = &opts, .live = &live, .mon = &mon };
 	struct ca_source source;
 	enum ca_exit_code code;
-	bool is_json = false;
 	int ret;
 
 	ca_audit_options_default(&opts);
 	opts.path = "live";
-	ret = parse_args(argc, argv, &opts, &live, &mon, &is_json);
+	ret = parse_args(argc, argv, &parsed);
 	if (ret)
 		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
 	if (topology_default(&opts))
@@ -394,7 +390,7 @@ int ca_cmd_monitor(int argc, char **argv)
 	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
 		ca_cli_error("%s", mon.audit->error);
 	else
-		ca_report_find(is_json ? "json" : "text")->write(stdout, mon.audit, &report);
+		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, mon.audit, &report);
 	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
 		ca_report_lttng(NULL, mon.audit, &report);
 out:

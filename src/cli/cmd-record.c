@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +21,10 @@
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
 #include "coreaudit/live.h"
+#include "coreaudit/number.h"
 #include "coreaudit/writer.h"
 #include "cli.h"
+#include "options.h"
 
 #ifndef PR_SCHED_CORE
 #define PR_SCHED_CORE 62
@@ -31,33 +33,41 @@
 
 static volatile sig_atomic_t stop_requested;
 
-static const char short_options[] = "+o:t:d:h";
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "topology", required_argument, NULL, 't' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The one option table of this mode: getopt, parsing and --help come from it. */
+static const struct ca_option options[] = {
+	CA_OPTION('o', "output", CA_OPT_TEXT, "FILE", "the trace.dat to write"),
+	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
+	  "SMT siblings to declare (default: from sysfs)"),
+	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR", "stop after DUR"),
+	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
+};
+
+static const struct ca_cli_mode mode = {
+	.name = "record",
+	.synopsis = "-o FILE [OPTIONS] [-- CMD [ARGS]]",
+	.description =
+		"Record the events coreaudit audits into FILE, a trace.dat (version 6) that\n"
+		"trace-cmd and coreaudit audit read, from a tracefs instance of its own with\n"
+		"clock mono; a coreaudit-topology marker and the cookies of existing tasks\n"
+		"(coreaudit-cookie markers) are written first.  Records until CMD exits, for\n"
+		"DUR, or until SIGINT.  Needs root.\n",
+	.epilogue =
+		"DUR takes a unit: ns, us, ms or s (\"500us\", \"10s\"), from 1ns (zero is\n"
+		"refused).  "
+		"Each option is given at most once.\n"
+		"exit status: 0 recorded, 2 usage error, 3 tracefs unusable or FILE unwritable;\n"
+		"otherwise CMD's failure to start is reported with exit 3\n\n"
+		"examples:\n"
+		"  coreaudit record -o trace.dat -- ./workload\n"
+		"  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n",
+	.options = options,
+	.option_count = sizeof(options) / sizeof(options[0]),
+	.stops_at_operand = true,
 };
 
 void ca_cmd_record_usage(void)
 {
-	printf("usage: coreaudit record -o FILE [OPTIONS] [-- CMD [ARGS]]\n\n"
-	       "Record the events coreaudit audits into FILE, a trace.dat (version 6) that\n"
-	       "trace-cmd and coreaudit audit read, from a tracefs instance of its own with\n"
-	       "clock mono; a coreaudit-topology marker and the cookies of existing tasks\n"
-	       "(coreaudit-cookie markers) are written first.  Records until CMD exits, for\n"
-	       "DUR, or until SIGINT.  Needs root.\n\n"
-	       "options:\n"
-	       "  -o, --output FILE         the trace.dat to write\n"
-	       "  -t, --topology SPEC       SMT siblings to declare (default: from sysfs)\n"
-	       "  -d, --duration DUR        stop after DUR\n"
-	       "  -h, --help                this text\n\n"
-	       "exit status: 0 recorded, 2 usage error, 3 tracefs unusable or FILE unwritable;\n"
-	       "otherwise CMD's failure to start is reported with exit 3\n\n"
-	       "examples:\n"
-	       "  coreaudit record -o trace.dat -- ./workload\n"
-	       "  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n");
+	ca_cli_usage(&mode);
 }
 
 struct recording {
@@ -108,21 +118,23 @@ static void write_cookie_markers(struct ca_source *source)
 		char path[300];
 		DIR *tasks;
 		struct dirent *t;
+		uint64_t number;
 
-		if (!atoi(p->d_name))
+		if (ca_parse_count(p->d_name, INT_MAX, &number) || !number)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
 		tasks = opendir(path);
 		while (tasks && (t = readdir(tasks))) {
 			unsigned long cookie = 0;
 			char marker[96];
-			int tid = atoi(t->d_name);
+			uint64_t tid;
 
-			if (tid <= 0 || prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, tid, 0,
+			if (ca_parse_count(t->d_name, INT_MAX, &tid) || !tid ||
+			    prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, (pid_t)tid, 0,
 					      (unsigned long)&cookie))
 				continue;
-			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx", tid,
-				 cookie);
+			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx",
+				 (int)tid, cookie);
 			ca_live_write_marker(source, marker);
 		}
 		if (tasks)
@@ -144,47 +156,43 @@ static pid_t start_command(char **argv)
 	return pid;
 }
 
-static int parse_args(int argc, char **argv, struct ca_audit_options *opts,
-		      struct ca_live_options *live, const char **output)
-{
-	char err[160];
-	int opt;
+struct parsed {
+	struct ca_audit_options *opts;
+	struct ca_live_options *live;
+	const char *output;
+};
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			ca_cmd_record_usage();
-			return 1;
-		case 'o':
-			*output = optarg;
-			break;
-		case 't':
-			if (ca_topology_parse(optarg, &opts->topology, err, sizeof(err))) {
-				ca_cli_error("record: bad value '%s' for --topology: %s", optarg, err);
-				return -1;
-			}
-			opts->has_topology = true;
-			break;
-		case 'd':
-			if (ca_parse_duration(optarg, &live->duration_ns)) {
-				ca_cli_error("record: bad value '%s' for --duration: a duration, "
-					     "e.g. 10s", optarg);
-				return -1;
-			}
-			break;
-		default:
-			ca_cli_error("record: unknown option '%s'; see coreaudit record --help",
-				     argv[optind - 1]);
-			return -1;
-		}
+static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
+{
+	struct parsed *parsed = ctx;
+
+	switch (id) {
+	case 'o':
+		parsed->output = value->text;
+		break;
+	case 't':
+		parsed->opts->topology = value->topology;
+		parsed->opts->has_topology = true;
+		break;
+	case 'd':
+		parsed->live->duration_ns = value->ns;
+		break;
 	}
-	if (!*output) {
+	return 0;
+}
+
+/* Return: the index of CMD in @argv (argc: none), 0 after --help, -1 on a usage error. */
+static int parse_args(int argc, char **argv, struct parsed *parsed)
+{
+	int first = ca_cli_parse(&mode, argc, argv, apply_option, parsed);
+
+	if (first < 0)
+		return first == -1 ? 0 : -1;
+	if (!parsed->output) {
 		ca_cli_error("record: no output file: give -o FILE");
 		return -1;
 	}
-	return 0;
+	return first;
 }
 
 static int record(struct recording *rec, struct ca_live_options *live, const char *output,
@@ -242,16 +250,16 @@ int ca_cmd_record(int argc, char **argv)
 	struct ca_audit_options opts;
 	struct ca_live_options live = { .interval_ns = 1000000000ull, .buffer_kb = 8192,
 					.stop = &stop_requested };
+	struct parsed parsed = { .opts = &opts, .live = &live };
 	struct recording rec = { 0 };
-	const char *output = NULL;
 	char err[160];
-	int ret;
+	int first, ret;
 
 	ca_audit_options_default(&opts);
 	opts.path = "live";
-	ret = parse_args(argc, argv, &opts, &live, &output);
-	if (ret)
-		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	first = parse_args(argc, argv, &parsed);
+	if (first <= 0)
+		return first == 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
 	if (!opts.has_topology && ca_topology_from_sysfs(&opts.topology, err, sizeof(err))) {
 		ca_cli_error("record: no topology: %s; give --topology", err);
 		return CA_EXIT_USAGE;
@@ -267,7 +275,7 @@ int ca_cmd_record(int argc, char **argv)
 	live.on_page = on_page;
 	live.on_drain = on_drain;
 	live.user = &rec;
-	ret = record(&rec, &live, output, argv + optind);
+	ret = record(&rec, &live, parsed.output, argv + first);
 	ca_writer_free(&rec.writer);
 	ca_audit_free(rec.audit);
 	free(rec.audit);

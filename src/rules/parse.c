@@ -8,12 +8,14 @@
  * Errors name the file, line and column of the offending word.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coreaudit/duration.h"
+#include "coreaudit/number.h"
 #include "coreaudit/rules.h"
 
 struct word {
@@ -125,17 +127,23 @@ static const struct {
 	{ "cookie", CA_MATCH_COOKIE }, { "marker", CA_MATCH_MARKER },
 };
 
-static int parse_number(struct parser *p, const struct word *w, int64_t *value)
+/* A pid, tgid or uid (decimal, up to @max) or a cookie (decimal or 0x hex, 64 bits). */
+static int parse_number(struct parser *p, const struct word *w, uint64_t max, int64_t *value)
 {
-	char text[32], *end;
+	char text[32];
+	uint64_t number;
+	int ret;
 
 	if (w->len >= (int)sizeof(text))
-		return fail(p, w->column, "number too long");
+		return fail(p, w->column, "\"%.*s\" is not a number from 0 to %llu", w->len,
+			    w->text, (unsigned long long)max);
 	word_copy(w, text, sizeof(text));
-	errno = 0;
-	*value = (int64_t)strtoull(text, &end, 0);
-	if (errno || *end || end == text || text[0] == '-')
-		return fail(p, w->column, "\"%s\" is not a number", text);
+	ret = max == UINT64_MAX ? ca_parse_u64(text, &number) : ca_parse_count(text, max, &number);
+	if (ret)
+		return fail(p, w->column, "\"%s\" is not a number from 0 to %llu%s", text,
+			    (unsigned long long)max,
+			    max == UINT64_MAX ? " (decimal or 0x hex)" : "");
+	*value = (int64_t)number;
 	return 0;
 }
 
@@ -145,12 +153,13 @@ static int parse_value(struct parser *p, struct ca_tag_rule *rule, const struct 
 	switch (rule->match) {
 	case CA_MATCH_PID:
 	case CA_MATCH_TGID:
+		return parse_number(p, w, INT_MAX, &rule->number);
 	case CA_MATCH_UID:
-		p->rules->needs_uid_or_cgroup |= rule->match == CA_MATCH_UID;
-		return parse_number(p, w, &rule->number);
+		p->rules->needs_uid_or_cgroup = true;
+		return parse_number(p, w, UINT32_MAX, &rule->number);
 	case CA_MATCH_COOKIE:
 		rule->is_any = word_is(w, "any");
-		return rule->is_any ? 0 : parse_number(p, w, &rule->number);
+		return rule->is_any ? 0 : parse_number(p, w, UINT64_MAX, &rule->number);
 	case CA_MATCH_POLICY:
 		if (word_is(w, "fifo") || word_is(w, "rr") || word_is(w, "realtime") ||
 		    word_is(w, "deadline") || word_is(w, "other"))
@@ -255,7 +264,7 @@ static int parse_threshold(struct parser *p)
 {
 	struct ca_rules *r = p->rules;
 	const struct word *name = &p->words[0], *value = &p->words[1];
-	char text[64], *end;
+	char text[64];
 	int ret = expect_words(p, 2, "NAME VALUE");
 	bool *is_set = word_is(name, "grace") ? &r->has_grace :
 		       word_is(name, "max-forced-idle") ? &r->has_max_forced_idle :
@@ -266,14 +275,22 @@ static int parse_threshold(struct parser *p)
 	if (*is_set)
 		return fail(p, name->column, "%.*s is set twice", name->len, name->text);
 	*is_set = true;
+	if (value->len >= (int)sizeof(text))
+		return fail(p, value->column, "\"%.*s\" is too long for a %.*s", value->len,
+			    value->text, name->len, name->text);
 	word_copy(value, text, sizeof(text));
 	if (word_is(name, "max-forced-idle")) {
-		r->max_forced_idle_pct = strtod(text, &end);
-		if (*end || end == text || r->max_forced_idle_pct < 0 || r->max_forced_idle_pct > 100)
-			return fail(p, value->column, "\"%s\" is not a percentage from 0 to 100", text);
+		if (ca_parse_percent(text, &r->max_forced_idle_pct))
+			return fail(p, value->column, "\"%s\" is not a percentage from 0 to 100",
+				    text);
 		return 0;
 	}
-	if (ca_parse_duration(text, word_is(name, "grace") ? &r->grace_ns : &r->max_starvation_ns))
+	ret = ca_parse_duration(text, word_is(name, "grace") ? &r->grace_ns :
+				&r->max_starvation_ns);
+	if (ret == -ERANGE)
+		return fail(p, value->column, "\"%s\" is not a duration from 1ns to 9223372036s in "
+			    "whole nanoseconds", text);
+	if (ret)
 		return fail(p, value->column, "\"%s\" is not a duration with a unit (e.g. 2ms)",
 			    text);
 	return 0;
@@ -304,19 +321,19 @@ static int parse_line(struct parser *p, const char *line)
 /* A relation naming a tag that no rule assigns can never be checked. */
 static int check_tags_assigned(struct parser *p)
 {
+	bool is_assigned[CA_MAX_RULE_TAGS] = { false };
+
+	for (int r = 0; r < p->rules->tag_rule_count; r++)
+		is_assigned[p->rules->tag_rules[r].tag] = true;
 	for (int i = 0; i < p->rules->relation_count; i++) {
 		const struct ca_relation *rel = &p->rules->relations[i];
 
 		for (int side = 0; side < 2 && rel->tags[side] >= 0; side++) {
-			bool is_assigned = false;
-
-			for (int r = 0; r < p->rules->tag_rule_count && !is_assigned; r++)
-				is_assigned = p->rules->tag_rules[r].tag == rel->tags[side];
-			if (!is_assigned) {
-				p->line = rel->line;
-				return fail(p, 1, "tag \"%s\" is assigned by no tag rule",
-					    p->rules->names[rel->tags[side]]);
-			}
+			if (is_assigned[rel->tags[side]])
+				continue;
+			p->line = rel->line;
+			return fail(p, 1, "tag \"%s\" is assigned by no tag rule",
+				    p->rules->names[rel->tags[side]]);
 		}
 	}
 	return 0;
@@ -330,17 +347,20 @@ int ca_rules_parse(struct ca_rules *rules, const char *path, const char *text, c
 
 	memset(rules, 0, sizeof(*rules));
 	rules->path = path;
-	while (*line) {
+	int ret = 0;
+
+	while (*line && !ret) {
 		const char *next = strchr(line, '\n');
-		int ret;
 
 		p.line++;
 		ret = parse_line(&p, line);
-		if (ret)
-			return ret;
 		line = next ? next + 1 : line + strlen(line);
 	}
-	return check_tags_assigned(&p);
+	if (!ret)
+		ret = check_tags_assigned(&p);
+	if (ret)
+		ca_rules_free(rules);	/* nothing half-parsed is left to use */
+	return ret;
 }
 
 int ca_rules_load(struct ca_rules *rules, const char *path, char *err, int err_len)
@@ -366,7 +386,13 @@ int ca_rules_load(struct ca_rules *rules, const char *path, char *err, int err_l
 	if (!memory)
 		return -ENOMEM;
 	fclose(memory);
-	ret = ca_rules_parse(rules, path, text, err, err_len);
+	if (text && strlen(text) != len) {
+		snprintf(err, err_len, "%s: a NUL byte at offset %zu: not a rule file", path,
+			 strlen(text));
+		free(text);
+		return -EINVAL;
+	}
+	ret = ca_rules_parse(rules, path, text ? text : "", err, err_len);
 	free(text);
 	return ret;
 }

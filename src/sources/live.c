@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <tracefs.h>
 
 #include "coreaudit/live.h"
+#include "coreaudit/number.h"
 #include "decode.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
@@ -68,10 +70,12 @@ static int instance_pid(const char *name)
 {
 	const char *digits = name + strlen(INSTANCE_PREFIX);
 
-	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) || !*digits ||
-	    strspn(digits, "0123456789") != strlen(digits))
+	uint64_t pid;
+
+	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)) ||
+	    ca_parse_count(digits, INT_MAX, &pid))
 		return 0;
-	return atoi(digits);
+	return (int)pid;
 }
 
 /*

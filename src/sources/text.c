@@ -4,35 +4,106 @@
  *
  *     comm-pid [cpu] [latency] seconds.fraction: event: fields
  *
- * Lines of events coreaudit does not use are skipped; a malformed line of an
- * event it uses is an error naming the file and line.
+ * Every number is read strictly (digits only, range checked, ended where the
+ * format ends it).  Lines of events coreaudit does not use, headers, comments
+ * and blank lines are skipped; any other line is bad.  A file whose bad lines
+ * outnumber its event lines is not report text (an error naming the first);
+ * otherwise bad lines are counted in the source's info (the audit is then
+ * inconclusive).  Not a parser of the events' meaning: that is state/'s.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coreaudit/source.h"
 
+/* A lost-events line's count above this is damage, not a ring buffer's overrun. */
+#define MAX_LOST_COUNT 1000000000000000ull
+
 struct text_source {
 	FILE *file;
+	long line_count;			/* from the first pass */
 	int64_t pending_lost[CA_MAX_CPUS];	/* 0 none, < 0 unknown count */
 	bool has_pending_lost[CA_MAX_CPUS];
 };
 
-/* Parsing helpers ------------------------------------------------------------ */
+/* What a line is, beyond ca_text_parse_line()'s answer. */
+struct line_class {
+	int cpus;		/* a "cpus=N" header: N; else 0 */
+	bool is_event_shaped;	/* "comm-pid [cpu] ts: name:" parsed (or a lost line) */
+};
 
-static const char *skip_blank(const char *p)
+/* Numbers ------------------------------------------------------------------------ */
+
+static bool is_value_end(char c)
 {
-	while (*p == ' ' || *p == '\t')
-		p++;
+	return c == '\0' || c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\n';
+}
+
+static bool is_rest_blank(const char *p)
+{
+	return p[strspn(p, " \t\r\n")] == '\0';
+}
+
+/* Decimal digits at @p, at most @max.  Return: the end, or NULL (no digit, over @max). */
+static const char *read_decimal(const char *p, uint64_t max, uint64_t *value)
+{
+	const char *start = p;
+	uint64_t total = 0;
+
+	for (; isdigit((unsigned char)*p); p++) {
+		uint64_t digit = *p - '0';
+
+		if (digit > max || total > (max - digit) / 10)
+			return NULL;
+		total = total * 10 + digit;
+	}
+	if (p == start)
+		return NULL;
+	*value = total;
 	return p;
 }
 
-/* "key=value" anywhere in @fields, as a number (decimal or 0x). */
-static int field_number(const char *fields, const char *key, int64_t *value)
+/* Decimal, or 0x and hex digits, any 64-bit value.  Return: the end, or NULL. */
+static const char *read_u64(const char *p, uint64_t *value)
+{
+	const char *start;
+	uint64_t total = 0;
+
+	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+		return read_decimal(p, UINT64_MAX, value);
+	for (start = p += 2; isxdigit((unsigned char)*p); p++) {
+		if (total >> 60)
+			return NULL;
+		total = total << 4 | (isdigit((unsigned char)*p) ? *p - '0' :
+				      tolower((unsigned char)*p) - 'a' + 10);
+	}
+	if (p == start)
+		return NULL;
+	*value = total;
+	return p;
+}
+
+/* An optional '-' and decimal digits, within int. */
+static const char *read_int(const char *p, int *value)
+{
+	bool is_negative = *p == '-';
+	uint64_t magnitude;
+
+	p = read_decimal(p + is_negative, is_negative ? -(int64_t)INT_MIN : INT_MAX, &magnitude);
+	if (p)
+		*value = is_negative ? (int)-(int64_t)magnitude : (int)magnitude;
+	return p;
+}
+
+/* Fields ------------------------------------------------------------------------- */
+
+/* Where "key=" or "key:" starts a word in @fields: Return: its value, or NULL. */
+static const char *field_value(const char *fields, const char *key)
 {
 	size_t key_len = strlen(key);
 	const char *p = fields;
@@ -41,57 +112,90 @@ static int field_number(const char *fields, const char *key, int64_t *value)
 		bool at_word = p == fields || p[-1] == ' ' || p[-1] == ',';
 
 		p += key_len;
-		if (!at_word || (*p != '=' && *p != ':'))
-			continue;
-		p = skip_blank(p + 1);
-		char *end;
-
-		errno = 0;
-		*value = (int64_t)strtoull(p, &end, 0);
-		if (end == p || errno)
-			return -EINVAL;
-		return 0;
+		if (at_word && (*p == '=' || *p == ':'))
+			return p + 1 + strspn(p + 1, " ");
 	}
-	return -EINVAL;
+	return NULL;
 }
 
+/* A 64-bit field ("pid=12", "cookie=0xffff...", "option: 0x3e,"), whole. */
+static int field_u64(const char *fields, const char *key, uint64_t *value)
+{
+	const char *p = field_value(fields, key);
+
+	if (!p || !(p = read_u64(p, value)) || !is_value_end(*p))
+		return -EINVAL;
+	return 0;
+}
+
+/* A decimal field from 0 to @max, as an int. */
+static int field_int(const char *fields, const char *key, int max, int *value)
+{
+	const char *p = field_value(fields, key);
+	uint64_t number;
+
+	if (!p || !(p = read_decimal(p, max, &number)) || !is_value_end(*p))
+		return -EINVAL;
+	*value = (int)number;
+	return 0;
+}
+
+/* A field's text up to the next blank, truncated to @len - 1. */
 static int field_string(const char *fields, const char *key, char *dst, size_t len)
 {
-	size_t key_len = strlen(key);
-	const char *p = fields;
+	const char *p = field_value(fields, key);
+	size_t n;
 
-	while ((p = strstr(p, key))) {
-		bool at_word = p == fields || p[-1] == ' ';
-
-		p += key_len;
-		if (!at_word || *p != '=')
-			continue;
-		p++;
-		size_t n = strcspn(p, " \t\r\n");
-
-		if (n >= len)
-			n = len - 1;
-		memcpy(dst, p, n);
-		dst[n] = '\0';
-		return 0;
-	}
-	return -EINVAL;
+	if (!p || p[-1] != '=')
+		return -EINVAL;
+	n = strcspn(p, " \t\r\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+	return 0;
 }
 
-/* "comm:pid [prio]" as printed by the sched plugin; @end is where it stops. */
+/* "comm:pid" between @start and @end (trailing blanks allowed), as the sched plugin prints. */
 static int parse_comm_pid(const char *start, const char *end, char comm[CA_COMM_LEN], int *pid)
 {
-	const char *colon = NULL;
+	const char *colon = NULL, *digits_end;
+	uint64_t number;
 
 	for (const char *p = start; p < end; p++)
 		if (*p == ':')
 			colon = p;
-	if (!colon || !isdigit((unsigned char)colon[1]))
+	if (!colon || !(digits_end = read_decimal(colon + 1, INT_MAX, &number)) ||
+	    digits_end > end)
+		return -EINVAL;
+	while (digits_end < end && isspace((unsigned char)*digits_end))
+		digits_end++;
+	if (digits_end != end)
 		return -EINVAL;
 	ca_copy_comm(comm, start, (int)(colon - start));
-	*pid = atoi(colon + 1);
+	*pid = (int)number;
 	return 0;
 }
+
+/* The last @needle that starts before @end, or NULL. */
+static const char *last_before(const char *start, const char *end, const char *needle)
+{
+	const char *found = NULL;
+
+	for (const char *p = start; (p = strstr(p, needle)) && p < end; p++)
+		found = p;
+	return found;
+}
+
+/* "[prio]" at @p.  Return: after the ']', or NULL. */
+static const char *parse_prio(const char *p, int *prio)
+{
+	if (*p != '[' || !(p = read_int(p + 1, prio)) || *p != ']')
+		return NULL;
+	return p + 1;
+}
+
+/* Events ------------------------------------------------------------------------- */
 
 /*
  * A prev_state string: R or R+ (the kernel's format; preempted).  trace-cmd's
@@ -104,92 +208,108 @@ static bool is_runnable_state(const char *state, size_t len)
 	return len >= 1 && state[0] == 'R';
 }
 
+/* "prev:1 [120] R ==> next:2 [120]" */
 static int parse_switch_plugin(const char *fields, struct ca_switch *sw)
 {
 	const char *arrow = strstr(fields, " ==> ");
-	const char *bracket, *state, *state_end;
+	const char *bracket, *state, *p;
 
 	if (!arrow)
 		return -EINVAL;
-	state_end = arrow;
-	state = state_end;
+	state = arrow;
 	while (state > fields && state[-1] != ' ')
 		state--;
-	bracket = strstr(fields, " [");
-	if (!bracket || bracket >= state)
+	bracket = last_before(fields, state, " [");
+	if (!bracket || state == arrow ||
+	    parse_comm_pid(fields, bracket, sw->prev_comm, &sw->prev_pid))
 		return -EINVAL;
-	if (parse_comm_pid(fields, bracket, sw->prev_comm, &sw->prev_pid))
+	p = parse_prio(bracket + 1, &sw->prev_prio);
+	if (!p || p + 1 != state)
 		return -EINVAL;
-	sw->prev_prio = atoi(bracket + 2);
-	sw->is_prev_runnable = is_runnable_state(state, state_end - state);
+	sw->is_prev_runnable = is_runnable_state(state, arrow - state);
 	fields = arrow + 5;
-	bracket = strstr(fields, " [");
-	sw->next_prio = bracket ? atoi(bracket + 2) : 120;
+	bracket = last_before(fields, fields + strlen(fields), " [");
+	sw->next_prio = 120;
+	if (bracket && (!(p = parse_prio(bracket + 1, &sw->next_prio)) || !is_rest_blank(p)))
+		return -EINVAL;
 	return parse_comm_pid(fields, bracket ? bracket : fields + strlen(fields),
 			      sw->next_comm, &sw->next_pid);
+}
+
+/* An optional "key=prio": 120 when absent. */
+static int field_prio(const char *fields, const char *key, int *prio)
+{
+	const char *p = field_value(fields, key);
+
+	*prio = 120;
+	if (!p)
+		return 0;
+	return (p = read_int(p, prio)) && is_value_end(*p) ? 0 : -EINVAL;
 }
 
 static int parse_switch(const char *fields, struct ca_switch *sw)
 {
 	char state[16];
-	int64_t prev_pid, next_pid;
 
 	memset(sw, 0, sizeof(*sw));
 	if (strncmp(fields, "prev_comm=", 10))
 		return parse_switch_plugin(fields, sw);
-	if (field_number(fields, "prev_pid", &prev_pid) ||
-	    field_number(fields, "next_pid", &next_pid) ||
+	if (field_int(fields, "prev_pid", INT_MAX, &sw->prev_pid) ||
+	    field_int(fields, "next_pid", INT_MAX, &sw->next_pid) ||
 	    field_string(fields, "prev_state", state, sizeof(state)) ||
 	    field_string(fields, "prev_comm", sw->prev_comm, CA_COMM_LEN) ||
-	    field_string(fields, "next_comm", sw->next_comm, CA_COMM_LEN))
+	    field_string(fields, "next_comm", sw->next_comm, CA_COMM_LEN) ||
+	    field_prio(fields, "prev_prio", &sw->prev_prio) ||
+	    field_prio(fields, "next_prio", &sw->next_prio))
 		return -EINVAL;
-	sw->prev_pid = (int)prev_pid;
-	sw->next_pid = (int)next_pid;
-	sw->prev_prio = field_number(fields, "prev_prio", &prev_pid) ? 120 : (int)prev_pid;
-	sw->next_prio = field_number(fields, "next_prio", &next_pid) ? 120 : (int)next_pid;
 	sw->is_prev_runnable = is_runnable_state(state, strlen(state));
 	return 0;
 }
 
+/* "comm=x pid=1 prio=120 target_cpu=001" or the plugin's "x:1 [120] CPU:001" */
 static int parse_wakeup(const char *fields, struct ca_wakeup *w)
 {
-	const char *cpu = strstr(fields, "CPU:");
-	int64_t value;
+	const char *cpu = last_before(fields, fields + strlen(fields), " CPU:");
+	const char *bracket = cpu ? last_before(fields, cpu, " [") : NULL, *p;
+	uint64_t target;
+	int prio;
 
 	memset(w, 0, sizeof(*w));
 	if (!strncmp(fields, "comm=", 5)) {
-		if (field_number(fields, "pid", &value))
+		if (field_int(fields, "pid", INT_MAX, &w->pid) ||
+		    field_int(fields, "target_cpu", CA_MAX_CPUS - 1, &w->target_cpu))
 			return -EINVAL;
-		w->pid = (int)value;
-		if (field_number(fields, "target_cpu", &value))
-			return -EINVAL;
-		w->target_cpu = (int)value;
 		return field_string(fields, "comm", w->comm, CA_COMM_LEN);
 	}
-	const char *bracket = strstr(fields, " [");
-
-	if (!cpu || !bracket || parse_comm_pid(fields, bracket, w->comm, &w->pid))
+	if (!bracket || parse_comm_pid(fields, bracket, w->comm, &w->pid) ||
+	    !(p = parse_prio(bracket + 1, &prio)) || p > cpu ||
+	    !(p = read_decimal(cpu + 5, CA_MAX_CPUS - 1, &target)) || !is_rest_blank(p))
 		return -EINVAL;
-	w->target_cpu = atoi(cpu + 4);
+	w->target_cpu = (int)target;
 	return 0;
 }
 
-/* "0-1,4" as a bitmask of CPUs 0..63. */
-static uint64_t parse_cpu_list(const char *list)
+/* "0-1,4": CPUs 0..63, ascending ranges, nothing else. */
+static int parse_cpu_list(const char *list, uint64_t *mask)
 {
-	uint64_t mask = 0;
+	*mask = 0;
+	for (;;) {
+		uint64_t first, last;
 
-	while (isdigit((unsigned char)*list)) {
-		char *end;
-		long first = strtol(list, &end, 10), last = first;
-
-		if (*end == '-')
-			last = strtol(end + 1, &end, 10);
-		for (long cpu = first; cpu <= last && cpu < 64; cpu++)
-			mask |= 1ull << cpu;
-		list = *end == ',' ? end + 1 : end;
+		list = read_decimal(list, CA_MAX_CPUS - 1, &first);
+		if (!list)
+			return -EINVAL;
+		last = first;
+		if (*list == '-' && !(list = read_decimal(list + 1, CA_MAX_CPUS - 1, &last)))
+			return -EINVAL;
+		if (last < first)
+			return -EINVAL;
+		for (uint64_t cpu = first; cpu <= last; cpu++)
+			*mask |= 1ull << cpu;
+		if (*list != ',')
+			return *list ? -EINVAL : 0;
+		list++;
 	}
-	return mask;
 }
 
 /*
@@ -216,24 +336,52 @@ static bool is_null_callback(const char *fields)
 	return !strcmp(callback, "0x0") || !strcmp(callback, "0") || !strcmp(callback, "(nil)");
 }
 
+static int parse_ipi(const char *name, const char *fields, struct ca_ipi *ipi)
+{
+	char list[128];
+	int cpu;
+
+	ipi->is_resched = is_null_callback(fields);
+	ipi->is_from_schedule = false;
+	ipi->is_callsite_known = false;
+	if (ipi->is_resched)
+		read_callsite(fields, ipi);
+	if (!strcmp(name, "ipi_send_cpu")) {
+		if (field_int(fields, "cpu", CA_MAX_CPUS - 1, &cpu))
+			return -EINVAL;
+		ipi->target_mask = 1ull << cpu;
+		return 0;
+	}
+	if (field_string(fields, "cpumask", list, sizeof(list)) || strlen(list) >= sizeof(list) - 1)
+		return -EINVAL;
+	return parse_cpu_list(list, &ipi->target_mask);
+}
+
 static int parse_prctl_enter(const char *fields, struct ca_prctl *call)
 {
-	if (field_number(fields, "option", &call->option) ||
-	    field_number(fields, "arg2", &call->arg2) ||
-	    field_number(fields, "arg3", &call->arg3) ||
-	    field_number(fields, "arg4", &call->arg4) ||
-	    field_number(fields, "arg5", &call->arg5))
-		return -EINVAL;
+	static const char *const keys[] = { "option", "arg2", "arg3", "arg4", "arg5" };
+	int64_t *values[] = { &call->option, &call->arg2, &call->arg3, &call->arg4, &call->arg5 };
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t value;
+
+		if (field_u64(fields, keys[i], &value))
+			return -EINVAL;
+		*values[i] = (int64_t)value;
+	}
 	return 0;
 }
 
-static int parse_number(const char *text, int64_t *value)
+/* sys_exit_prctl: the return value alone, "0xffffffffffffffea" (-22) or "0" */
+static int parse_prctl_exit(const char *fields, int64_t *ret)
 {
-	char *end;
+	const char *end;
+	uint64_t value;
 
-	errno = 0;
-	*value = (int64_t)strtoull(text, &end, 0);
-	return end == text || errno ? -EINVAL : 0;
+	if (!(end = read_u64(fields, &value)) || !is_rest_blank(end))
+		return -EINVAL;
+	*ret = (int64_t)value;
+	return 0;
 }
 
 static void copy_marker(const char *fields, struct ca_event *ev)
@@ -248,27 +396,18 @@ static void copy_marker(const char *fields, struct ca_event *ev)
 
 static int parse_cookie_probe(const char *fields, struct ca_cookie_probe *probe)
 {
-	int64_t prev_pid, next_pid, prev_cookie, next_cookie;
-
-	if (field_number(fields, "prev_pid", &prev_pid) ||
-	    field_number(fields, "next_pid", &next_pid) ||
-	    field_number(fields, "prev_cookie", &prev_cookie) ||
-	    field_number(fields, "next_cookie", &next_cookie))
+	if (field_int(fields, "prev_pid", INT_MAX, &probe->prev_pid) ||
+	    field_int(fields, "next_pid", INT_MAX, &probe->next_pid) ||
+	    field_u64(fields, "prev_cookie", &probe->prev_cookie) ||
+	    field_u64(fields, "next_cookie", &probe->next_cookie))
 		return -EINVAL;
-	probe->prev_pid = (int)prev_pid;
-	probe->next_pid = (int)next_pid;
-	probe->prev_cookie = (uint64_t)prev_cookie;
-	probe->next_cookie = (uint64_t)next_cookie;
 	return 0;
 }
 
 static int parse_task_fields(const char *fields, const char *comm_key, struct ca_task_ref *task)
 {
-	int64_t pid;
-
-	if (field_number(fields, "pid", &pid))
+	if (field_int(fields, "pid", INT_MAX, &task->pid))
 		return -EINVAL;
-	task->pid = (int)pid;
 	task->comm[0] = '\0';
 	if (comm_key && field_string(fields, comm_key, task->comm, CA_COMM_LEN))
 		return -EINVAL;
@@ -288,9 +427,51 @@ static int parse_exec(const char *fields, struct ca_task_ref *task)
 	return 0;
 }
 
+static int parse_sched_task(const char *name, const char *fields, struct ca_event *ev)
+{
+	if (!strcmp(name, "sched_migrate_task")) {
+		ev->kind = CA_EV_MIGRATE;
+		if (field_int(fields, "pid", INT_MAX, &ev->migrate.pid) ||
+		    field_int(fields, "orig_cpu", CA_MAX_CPUS - 1, &ev->migrate.orig_cpu) ||
+		    field_int(fields, "dest_cpu", CA_MAX_CPUS - 1, &ev->migrate.dest_cpu))
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(name, "sched_process_fork")) {
+		ev->kind = CA_EV_FORK;
+		if (field_int(fields, "pid", INT_MAX, &ev->fork.parent_pid) ||
+		    field_int(fields, "child_pid", INT_MAX, &ev->fork.child_pid) ||
+		    field_string(fields, "child_comm", ev->fork.child_comm, CA_COMM_LEN))
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(name, "sched_process_exit")) {
+		ev->kind = CA_EV_EXIT;
+		return parse_task_fields(fields, "comm", &ev->task);
+	}
+	ev->kind = CA_EV_EXEC;
+	return parse_exec(fields, &ev->task);
+}
+
+static int parse_idle(const char *fields, struct ca_idle *idle)
+{
+	uint64_t state, cpu_id;
+	const char *p = field_value(fields, "state");
+
+	if (!p || !(p = read_decimal(p, UINT32_MAX, &state)) || !is_value_end(*p))
+		return -EINVAL;
+	p = field_value(fields, "cpu_id");
+	if (!p || !(p = read_decimal(p, CA_MAX_CPUS - 1, &cpu_id)) || !is_value_end(*p))
+		return -EINVAL;
+	idle->state = (uint32_t)state;
+	idle->cpu_id = (int)cpu_id;
+	return 0;
+}
+
+/* Return: 0 parsed, 1 an event coreaudit does not use, -EINVAL malformed. */
 static int parse_fields(const char *name, const char *fields, struct ca_event *ev)
 {
-	int64_t a, b, c;
+	char function[64];
 
 	if (!strcmp(name, "sched_switch")) {
 		ev->kind = CA_EV_SWITCH;
@@ -303,39 +484,12 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 		ev->wakeup.is_new = name[12] == '_';
 		return 0;
 	}
-	if (!strcmp(name, "sched_migrate_task")) {
-		ev->kind = CA_EV_MIGRATE;
-		if (field_number(fields, "pid", &a) || field_number(fields, "orig_cpu", &b) ||
-		    field_number(fields, "dest_cpu", &c))
-			return -EINVAL;
-		ev->migrate = (struct ca_migrate){ .pid = (int)a, .orig_cpu = (int)b,
-						   .dest_cpu = (int)c };
-		return 0;
-	}
-	if (!strcmp(name, "sched_process_fork")) {
-		ev->kind = CA_EV_FORK;
-		if (field_number(fields, "pid", &a) || field_number(fields, "child_pid", &b) ||
-		    field_string(fields, "child_comm", ev->fork.child_comm, CA_COMM_LEN))
-			return -EINVAL;
-		ev->fork.parent_pid = (int)a;
-		ev->fork.child_pid = (int)b;
-		return 0;
-	}
-	if (!strcmp(name, "sched_process_exit")) {
-		ev->kind = CA_EV_EXIT;
-		return parse_task_fields(fields, "comm", &ev->task);
-	}
-	if (!strcmp(name, "sched_process_exec")) {
-		ev->kind = CA_EV_EXEC;
-		return parse_exec(fields, &ev->task);
-	}
+	if (!strcmp(name, "sched_migrate_task") || !strcmp(name, "sched_process_fork") ||
+	    !strcmp(name, "sched_process_exit") || !strcmp(name, "sched_process_exec"))
+		return parse_sched_task(name, fields, ev);
 	if (!strcmp(name, "cpu_idle")) {
 		ev->kind = CA_EV_IDLE;
-		if (field_number(fields, "state", &a) || field_number(fields, "cpu_id", &b))
-			return -EINVAL;
-		ev->idle.state = (uint32_t)a;
-		ev->idle.cpu_id = (int)b;
-		return 0;
+		return parse_idle(fields, &ev->idle);
 	}
 	if (!strcmp(name, "sys_enter_prctl")) {
 		ev->kind = CA_EV_PRCTL_ENTER;
@@ -343,7 +497,7 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 	}
 	if (!strcmp(name, "sys_exit_prctl")) {
 		ev->kind = CA_EV_PRCTL_EXIT;
-		return parse_number(fields, &ev->prctl_ret);
+		return parse_prctl_exit(fields, &ev->prctl_ret);
 	}
 	if (!strcmp(name, "print")) {
 		ev->kind = CA_EV_MARKER;
@@ -355,162 +509,267 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 		return parse_cookie_probe(fields, &ev->cookie);
 	}
 	if (!strcmp(name, "ipi_send_cpu") || !strcmp(name, "ipi_send_cpumask")) {
-		char list[128];
-
 		ev->kind = CA_EV_IPI;
-		ev->ipi.is_resched = is_null_callback(fields);
-		ev->ipi.is_from_schedule = false;
-		ev->ipi.is_callsite_known = false;
-		if (ev->ipi.is_resched)
-			read_callsite(fields, &ev->ipi);
-		if (name[12] == '\0') {
-			if (field_number(fields, "cpu", &a))
-				return -EINVAL;
-			ev->ipi.target_mask = a >= 0 && a < 64 ? 1ull << a : 0;
-			return 0;
-		}
-		if (field_string(fields, "cpumask", list, sizeof(list)))
-			return -EINVAL;
-		ev->ipi.target_mask = parse_cpu_list(list);
-		return 0;
+		return parse_ipi(name, fields, &ev->ipi);
 	}
 	if (!strcmp(name, "local_timer_entry")) {
 		ev->kind = CA_EV_TICK;
 		return 0;
 	}
-	if (!strcmp(name, "hrtimer_expire_entry")) {
-		char function[64];
-
-		/* Only the tick's timer: "function=tick_nohz_handler/0x0" */
-		ev->kind = CA_EV_TICK;
-		if (field_string(fields, "function", function, sizeof(function)))
-			return -EINVAL;
-		return strncmp(function, "tick_", 5) ? 1 : 0;
-	}
-	return 1;	/* an event coreaudit does not use */
+	if (strcmp(name, "hrtimer_expire_entry"))
+		return 1;	/* an event coreaudit does not use */
+	/* Only the tick's timer: "function=tick_nohz_handler/0x0" */
+	ev->kind = CA_EV_TICK;
+	if (field_string(fields, "function", function, sizeof(function)))
+		return -EINVAL;
+	return strncmp(function, "tick_", 5) ? 1 : 0;
 }
 
-/* "3.520296" or "3.520296123" (or "3520296123" ns) into nanoseconds. */
+/* Line headers -------------------------------------------------------------------- */
+
+/*
+ * "3.520296", "3.520296123" (up to 9 fraction digits) or "3520296123" (ns)
+ * from @start to @end, into nanoseconds that fit 64 bits.
+ */
 static int parse_timestamp(const char *start, const char *end, uint64_t *ts)
 {
-	uint64_t seconds = 0, fraction = 0;
+	uint64_t seconds, fraction = 0;
+	const char *p = read_decimal(start, UINT64_MAX, &seconds);
 	int digits = 0;
-	const char *p = start;
 
-	if (p == end)
+	if (!p || p > end)
 		return -EINVAL;
-	for (; p < end && isdigit((unsigned char)*p); p++)
-		seconds = seconds * 10 + (*p - '0');
-	if (p < end && *p == '.') {
-		for (p++; p < end && isdigit((unsigned char)*p); p++, digits++)
-			if (digits < 9)
-				fraction = fraction * 10 + (*p - '0');
-		if (!digits)
-			return -EINVAL;
-		for (int d = digits < 9 ? digits : 9; d < 9; d++)
-			fraction *= 10;
-		*ts = seconds * 1000000000ull + fraction;
-	} else {
+	if (p == end) {
 		*ts = seconds;
+		return 0;
 	}
-	return p == end ? 0 : -EINVAL;
+	if (*p != '.' || seconds > UINT64_MAX / 1000000000ull - 1)
+		return -EINVAL;
+	for (p++; p < end && isdigit((unsigned char)*p) && digits < 9; p++, digits++)
+		fraction = fraction * 10 + (*p - '0');
+	if (!digits || p != end)
+		return -EINVAL;
+	for (; digits < 9; digits++)
+		fraction *= 10;
+	*ts = seconds * 1000000000ull + fraction;
+	return 0;
 }
 
-/* "comm-pid [cpu]": the header of an event line. */
-static const char *parse_task_cpu(const char *line, struct ca_event *ev)
+/*
+ * "comm-pid [cpu]": the header of an event line.  The comm may hold blanks,
+ * '-' and '[': the first "-digits [digits]" is the one.
+ * Return: after the ']', or NULL; -ERANGE in @ret for a CPU over coreaudit's limit.
+ */
+static const char *parse_task_cpu(const char *line, struct ca_event *ev, int *ret)
 {
 	for (const char *open = strchr(line, '['); open; open = strchr(open + 1, '[')) {
-		const char *p = open - 1, *digits_end, *close;
+		const char *p = open, *close;
+		uint64_t pid, cpu;
 
-		while (p > line && *p == ' ')
+		while (p > line && p[-1] == ' ')
 			p--;
-		digits_end = p + 1;
-		while (p > line && isdigit((unsigned char)*p))
+		while (p > line && isdigit((unsigned char)p[-1]))
 			p--;
-		if (*p != '-' || p + 1 == digits_end || !isdigit((unsigned char)open[1]))
+		if (p == line || p[-1] != '-' || !isdigit((unsigned char)*p) ||
+		    !read_decimal(p, INT_MAX, &pid) || !isdigit((unsigned char)open[1]))
 			continue;
-		close = strchr(open, ']');
-		if (!close)
+		close = read_decimal(open + 1, UINT64_MAX, &cpu);
+		if (!close || *close != ']')
 			return NULL;
-		ev->pid = atoi(p + 1);
-		ev->cpu = atoi(open + 1);
+		if (cpu >= CA_MAX_CPUS) {
+			*ret = -ERANGE;
+			return NULL;
+		}
+		ev->pid = (int)pid;
+		ev->cpu = (int)cpu;
 		return close + 1;
 	}
 	return NULL;
 }
 
-int ca_text_parse_line(const char *line, struct ca_event *ev)
+/* After the CPU: latency columns ("d..2."), "seconds.fraction:", "name:". */
+static int parse_event(const char *p, struct ca_event *ev)
 {
-	const char *p = parse_task_cpu(line, ev);
 	const char *token_end, *name, *name_end;
 	char event_name[64];
 
-	if (!p)
-		return 0;
-	/* Skip latency columns until the "seconds.fraction:" token. */
 	for (;;) {
-		p = skip_blank(p);
-		token_end = p + strcspn(p, " \t");
+		p += strspn(p, " \t");
+		token_end = p + strcspn(p, " \t\r\n");
 		if (token_end == p)
 			return -EINVAL;
 		if (token_end[-1] == ':' && isdigit((unsigned char)*p))
 			break;
 		p = token_end;
 	}
-	if (parse_timestamp(p, token_end - 1, &ev->ts) || ev->cpu >= CA_MAX_CPUS)
+	if (parse_timestamp(p, token_end - 1, &ev->ts))
 		return -EINVAL;
-	name = skip_blank(token_end);
-	name_end = strchr(name, ':');
-	if (!name_end || name_end - name >= (long)sizeof(event_name))
+	name = token_end + strspn(token_end, " \t");
+	name_end = name + strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (name_end == name || *name_end != ':' || name_end - name >= (long)sizeof(event_name))
 		return -EINVAL;
 	memcpy(event_name, name, name_end - name);
 	event_name[name_end - name] = '\0';
-	switch (parse_fields(event_name, skip_blank(name_end + 1), ev)) {
+	return parse_fields(event_name, name_end + 1 + strspn(name_end + 1, " \t"), ev);
+}
+
+/*
+ * "CPU:1 [123 EVENTS DROPPED]", "CPU:1 [EVENTS DROPPED]" (trace-cmd) or
+ * "CPU:1 [LOST 123 EVENTS]" (tracefs): a CA_EV_LOST without a timestamp.
+ */
+static int parse_lost_line(const char *line, struct ca_event *ev)
+{
+	uint64_t cpu, count = 0;
+	const char *p = read_decimal(line + 4, UINT64_MAX, &cpu);
+
+	if (!p || strncmp(p, " [", 2))
+		return -EINVAL;
+	if (cpu >= CA_MAX_CPUS)
+		return -ERANGE;
+	p += 2;
+	if (!strncmp(p, "EVENTS DROPPED]", 15)) {
+		p += 15;
+	} else if (!strncmp(p, "LOST ", 5)) {
+		p = read_decimal(p + 5, MAX_LOST_COUNT, &count);
+		p = p && count && !strncmp(p, " EVENTS]", 8) ? p + 8 : NULL;
+	} else {
+		p = read_decimal(p, MAX_LOST_COUNT, &count);
+		p = p && count && !strncmp(p, " EVENTS DROPPED]", 16) ? p + 16 : NULL;
+	}
+	if (!p || !is_rest_blank(p))
+		return -EINVAL;
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = CA_EV_LOST;
+	ev->cpu = (int)cpu;
+	ev->pid = -1;
+	ev->lost.count = count ? (int64_t)count : -1;
+	return 1;
+}
+
+/* Blank lines, comments ("# tracer: nop"), stack lines ("=> f"), headers. */
+static bool is_header(const char *line, struct line_class *class)
+{
+	const char *p = line + strspn(line, " \t");
+	uint64_t value;
+	const char *end;
+
+	if (!*p || *p == '\n' || *p == '\r' || *p == '#' || !strncmp(p, "=>", 2))
+		return true;
+	if (!strncmp(line, "cpus=", 5) && (end = read_decimal(line + 5, INT_MAX, &value)) &&
+	    is_rest_blank(end) && value) {
+		class->cpus = value > CA_MAX_CPUS ? -1 : (int)value;
+		return true;
+	}
+	if (!strncmp(line, "version = ", 10) && (end = read_decimal(line + 10, INT_MAX, &value)))
+		return is_rest_blank(end);
+	if (!strncmp(line, "CPU ", 4) && (end = read_decimal(line + 4, CA_MAX_CPUS - 1, &value)))
+		return !strncmp(end, " is empty", 9) && is_rest_blank(end + 9);
+	return false;
+}
+
+static int classify_line(const char *line, struct ca_event *ev, struct line_class *class)
+{
+	const char *p;
+	int ret = -EINVAL;
+
+	memset(class, 0, sizeof(*class));
+	if (is_header(line, class))
+		return 0;
+	if (!strncmp(line, "CPU:", 4)) {
+		ret = parse_lost_line(line, ev);
+		class->is_event_shaped = ret == 1;
+		return ret;
+	}
+	p = parse_task_cpu(line, ev, &ret);
+	if (!p)
+		return ret;
+	switch (parse_event(p, ev)) {
 	case 0:
+		class->is_event_shaped = true;
 		return 1;
 	case 1:
+		class->is_event_shaped = true;
 		return 0;
 	default:
 		return -EINVAL;
 	}
 }
 
-/* The source ------------------------------------------------------------------ */
-
-/* "CPU:1 [123 EVENTS DROPPED]" or "CPU:1 [EVENTS DROPPED]" */
-static bool parse_lost_line(struct text_source *ts, const char *line)
+int ca_text_parse_line(const char *line, struct ca_event *ev)
 {
-	const char *drop = strstr(line, "EVENTS DROPPED]");
-	int cpu;
+	struct line_class class;
 
-	if (strncmp(line, "CPU:", 4) || !drop)
-		return false;
-	cpu = atoi(line + 4);
-	if (cpu < 0 || cpu >= CA_MAX_CPUS)
-		return false;
-	const char *bracket = strchr(line, '[');
-	int64_t count = bracket && isdigit((unsigned char)bracket[1]) ? atoll(bracket + 1) : -1;
-
-	ts->has_pending_lost[cpu] = true;
-	if (count < 0 || ts->pending_lost[cpu] < 0)
-		ts->pending_lost[cpu] = -1;
-	else
-		ts->pending_lost[cpu] += count;
-	return true;
+	return classify_line(line, ev, &class);
 }
 
-static int emit_pending_lost(struct text_source *ts, const struct ca_event *next,
-			     ca_event_fn fn, void *ctx)
-{
-	struct ca_event lost = { .ts = next->ts, .cpu = next->cpu, .pid = -1,
-				 .kind = CA_EV_LOST };
+/* The source ------------------------------------------------------------------ */
 
-	if (!ts->has_pending_lost[next->cpu])
+/*
+ * One line of the file, classified: 1 an event, 0 a line to skip, -EINVAL a
+ * bad line (a NUL inside, a last line without its newline: the file was cut,
+ * or it does not parse), -ERANGE a CPU over coreaudit's limit.
+ */
+static int read_line(const char *line, ssize_t len, bool is_last, struct ca_event *ev,
+		     struct line_class *class)
+{
+	int ret;
+
+	if ((size_t)len != strlen(line)) {
+		memset(class, 0, sizeof(*class));
+		return -EINVAL;
+	}
+	ret = classify_line(line, ev, class);
+	if (ret >= 0 && is_last && line[len - 1] != '\n')
+		return class->is_event_shaped ? -EINVAL : ret;
+	return ret;
+}
+
+static int line_error(struct ca_source *source, long line_number, char *line, const char *what,
+		      const char *after)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; *p; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
+	snprintf(source->error, sizeof(source->error), "%s:%ld: %s: \"%.100s\"%s", source->path,
+		 line_number, what, line, after);
+	return -EINVAL;
+}
+
+/* Lost events wait for their CPU's next event: the gap ends there. */
+static void keep_lost(struct text_source *ts, const struct ca_event *lost)
+{
+	int64_t *pending = &ts->pending_lost[lost->cpu];
+
+	if (lost->lost.count < 0 || *pending < 0 || *pending > INT64_MAX - lost->lost.count)
+		*pending = -1;
+	else
+		*pending += lost->lost.count;
+	ts->has_pending_lost[lost->cpu] = true;
+}
+
+static int emit_pending_lost(struct text_source *ts, int cpu, uint64_t when, ca_event_fn fn,
+			     void *ctx)
+{
+	struct ca_event lost = { .ts = when, .cpu = cpu, .pid = -1, .kind = CA_EV_LOST };
+
+	if (!ts->has_pending_lost[cpu])
 		return 0;
-	lost.lost.count = ts->pending_lost[next->cpu];
-	ts->has_pending_lost[next->cpu] = false;
-	ts->pending_lost[next->cpu] = 0;
+	lost.lost.count = ts->pending_lost[cpu];
+	ts->has_pending_lost[cpu] = false;
+	ts->pending_lost[cpu] = 0;
 	return fn(ctx, &lost);
+}
+
+/* Lost events after a CPU's last event: unknown from there to the end. */
+static int emit_trailing_lost(struct text_source *ts, uint64_t last_ts, ca_event_fn fn,
+			      void *ctx)
+{
+	int ret = 0;
+
+	for (int cpu = 0; cpu < CA_MAX_CPUS && !ret; cpu++)
+		ret = emit_pending_lost(ts, cpu, last_ts, fn, ctx);
+	return ret;
 }
 
 static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
@@ -524,29 +783,32 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 	int ret = 0;
 
 	while (!ret && (len = getline(&line, &capacity, ts->file)) >= 0) {
+		struct line_class class;
 		struct ca_event ev;
 		int parsed;
 
 		line_number++;
-		if (parse_lost_line(ts, line))
+		parsed = read_line(line, len, line_number == ts->line_count, &ev, &class);
+		if (parsed == -ERANGE)
+			ret = line_error(source, line_number, line, "a CPU over coreaudit's limit",
+					 "");
+		if (parsed <= 0)
 			continue;
-		parsed = ca_text_parse_line(line, &ev);
-		if (parsed < 0 || (parsed && ev.ts < last_ts)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(source->error, sizeof(source->error), "%s:%ld: %s: \"%.100s\"",
-				 source->path, line_number,
-				 parsed < 0 ? "malformed event line" : "timestamp goes backwards",
-				 line);
-			ret = -EINVAL;
+		if (ev.kind == CA_EV_LOST) {
+			keep_lost(ts, &ev);
+			continue;
+		}
+		if (ev.ts < last_ts) {
+			ret = line_error(source, line_number, line, "timestamp goes backwards", "");
 			break;
 		}
-		if (!parsed)
-			continue;
 		last_ts = ev.ts;
-		ret = emit_pending_lost(ts, &ev, fn, ctx);
+		ret = emit_pending_lost(ts, ev.cpu, ev.ts, fn, ctx);
 		if (!ret)
 			ret = fn(ctx, &ev);
 	}
+	if (!ret)
+		ret = emit_trailing_lost(ts, last_ts, fn, ctx);
 	free(line);
 	return ret;
 }
@@ -563,31 +825,77 @@ static void text_close(struct ca_source *source)
 	source->priv = NULL;
 }
 
-/* Header lines ("cpus=2") and which events appear, from a first pass. */
-static int scan_header(struct ca_source *source, struct text_source *ts)
+/* What the first pass counts. */
+struct scan {
+	long line_count;
+	uint64_t events;	/* events coreaudit uses */
+	uint64_t good_lines;	/* event lines that parse, used or not, and lost lines */
+	char first_bad[128];	/* the first bad line's text */
+};
+
+/* A line that is not bad: @is_event when it is an event coreaudit uses (or lost events). */
+static void note_line(struct ca_source *source, struct scan *scan, bool is_event,
+		      const struct ca_event *ev, const struct line_class *class)
 {
-	char *line = NULL;
-	size_t capacity = 0;
-	long events = 0;
+	struct ca_source_info *info = &source->info;
 
-	while (getline(&line, &capacity, ts->file) >= 0) {
-		struct ca_event ev;
+	if (class->cpus > info->cpu_count)
+		info->cpu_count = class->cpus;
+	scan->good_lines += class->is_event_shaped;
+	if (!is_event)
+		return;		/* a header, or an event coreaudit does not use */
+	if (ev->cpu + 1 > info->cpu_count)
+		info->cpu_count = ev->cpu + 1;
+	if (ev->kind == CA_EV_LOST)
+		return;
+	scan->events++;
+	info->has_cookie_probe |= ev->kind == CA_EV_COOKIE;
+	info->has_prctl_events |= ev->kind == CA_EV_PRCTL_EXIT;
+	info->has_ipi_events |= ev->kind == CA_EV_IPI;
+	info->has_tick_events |= ev->kind == CA_EV_TICK;
+}
 
-		if (!strncmp(line, "cpus=", 5))
-			source->info.cpu_count = atoi(line + 5);
-		if (ca_text_parse_line(line, &ev) != 1)
-			continue;
-		events++;
-		if (ev.cpu + 1 > source->info.cpu_count)
-			source->info.cpu_count = ev.cpu + 1;
-		source->info.has_cookie_probe |= ev.kind == CA_EV_COOKIE;
-		source->info.has_prctl_events |= ev.kind == CA_EV_PRCTL_EXIT;
-		source->info.has_ipi_events |= ev.kind == CA_EV_IPI;
-		source->info.has_tick_events |= ev.kind == CA_EV_TICK;
+/* One line of the first pass.  Return: 0, or -EINVAL with the error set. */
+static int scan_line(struct ca_source *source, struct scan *scan, char *line, ssize_t len,
+		     bool is_last)
+{
+	struct line_class class;
+	struct ca_event ev;
+	int ret = read_line(line, len, is_last, &ev, &class);
+	char what[80];
+
+	if (ret == -ERANGE || class.cpus < 0) {
+		snprintf(what, sizeof(what), "%s coreaudit's limit of %d", ret == -ERANGE ?
+			 "a CPU over" : "more CPUs than", CA_MAX_CPUS);
+		return line_error(source, scan->line_count, line, what, "");
 	}
-	free(line);
-	rewind(ts->file);
-	if (!events) {
+	if (ret < 0) {
+		if (!source->info.bad_lines++) {
+			source->info.first_bad_line = scan->line_count;
+			snprintf(scan->first_bad, sizeof(scan->first_bad), "%s", line);
+		}
+		return 0;
+	}
+	note_line(source, scan, ret == 1, &ev, &class);
+	return 0;
+}
+
+/*
+ * Bad lines that outnumber the event lines, or no event at all: not report
+ * text (or not enough of it to audit).
+ */
+static int judge_scan(struct ca_source *source, struct scan *scan)
+{
+	const struct ca_source_info *info = &source->info;
+	char counts[96];
+
+	if (info->bad_lines && (info->bad_lines > scan->good_lines || !scan->events)) {
+		snprintf(counts, sizeof(counts), " (%" PRIu64 " of %ld lines unreadable, this the "
+			 "first)", info->bad_lines, scan->line_count);
+		return line_error(source, info->first_bad_line, scan->first_bad,
+				  "not trace-cmd report text", counts);
+	}
+	if (!scan->events) {
 		snprintf(source->error, sizeof(source->error),
 			 "%s: no scheduler events: not trace-cmd report text nor a trace.dat file",
 			 source->path);
@@ -596,7 +904,42 @@ static int scan_header(struct ca_source *source, struct text_source *ts)
 	return 0;
 }
 
-int ca_text_open(struct ca_source *source, const char *path)
+static void swap_lines(char **a, size_t *a_capacity, char **b, size_t *b_capacity)
+{
+	char *line = *a;
+	size_t capacity = *a_capacity;
+
+	*a = *b;
+	*a_capacity = *b_capacity;
+	*b = line;
+	*b_capacity = capacity;
+}
+
+/* Header lines ("cpus=2"), which events appear and which lines are bad, from a first pass. */
+static int scan_file(struct ca_source *source, struct text_source *ts)
+{
+	struct scan scan = { 0 };
+	char *line = NULL, *next = NULL;
+	size_t capacity = 0, next_capacity = 0;
+	ssize_t len = getline(&line, &capacity, ts->file), next_len;
+	int ret = 0;
+
+	/* one line ahead: the last line is known when it is read */
+	while (!ret && len >= 0) {
+		next_len = getline(&next, &next_capacity, ts->file);
+		scan.line_count++;
+		ret = scan_line(source, &scan, line, len, next_len < 0);
+		swap_lines(&line, &capacity, &next, &next_capacity);
+		len = next_len;
+	}
+	free(line);
+	free(next);
+	ts->line_count = scan.line_count;
+	rewind(ts->file);
+	return ret ? ret : judge_scan(source, &scan);
+}
+
+static struct text_source *text_begin(struct ca_source *source, const char *path)
 {
 	struct text_source *ts = calloc(1, sizeof(*ts));
 
@@ -607,12 +950,33 @@ int ca_text_open(struct ca_source *source, const char *path)
 	source->info.format = "text";
 	source->info.reader = "text";
 	snprintf(source->info.clock, sizeof(source->info.clock), "unknown");
+	return ts;
+}
+
+int ca_text_open_file(struct ca_source *source, const char *path, FILE *file)
+{
+	struct text_source *ts = text_begin(source, path);
+
+	if (!ts) {
+		fclose(file);
+		return -ENOMEM;
+	}
+	ts->file = file;
+	return scan_file(source, ts);
+}
+
+int ca_text_open(struct ca_source *source, const char *path)
+{
+	struct text_source *ts = text_begin(source, path);
+
 	if (!ts)
 		return -ENOMEM;
 	ts->file = fopen(path, "r");
 	if (!ts->file) {
-		snprintf(source->error, sizeof(source->error), "%s: %s", path, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		snprintf(source->error, sizeof(source->error), "%s: %s", path, strerror(err));
+		return -err;
 	}
-	return scan_header(source, ts);
+	return scan_file(source, ts);
 }

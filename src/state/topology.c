@@ -5,23 +5,35 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coreaudit/number.h"
 #include "coreaudit/topology.h"
 
-static int parse_cpu(const char **pos, int *cpu)
+/* A CPU number at *@pos: digits only, below CA_MAX_CPUS; the message names the text. */
+static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, int err_len)
 {
-	char *end;
-	long value;
+	size_t len = strspn(*pos, "0123456789");
+	char digits[24];
+	uint64_t value;
 
-	if (!isdigit((unsigned char)**pos))
+	if (!len) {
+		if (**pos)
+			snprintf(err, err_len, "expected a CPU number at \"%.20s\"", *pos);
+		else
+			snprintf(err, err_len, "expected a CPU number after \"%.40s\"", text);
 		return -EINVAL;
-	value = strtol(*pos, &end, 10);
-	if (value < 0 || value >= CA_MAX_CPUS)
+	}
+	snprintf(digits, sizeof(digits), "%.*s", (int)(len < 21 ? len : 21), *pos);
+	if (len > 20 || ca_parse_count(digits, CA_MAX_CPUS - 1, &value)) {
+		snprintf(err, err_len, "CPU %s%s is out of range 0-%d", digits,
+			 len > 21 ? "..." : "", CA_MAX_CPUS - 1);
 		return -ERANGE;
+	}
 	*cpu = (int)value;
-	*pos = end;
+	*pos += len;
 	return 0;
 }
 
@@ -43,7 +55,8 @@ static int add_cpu(struct ca_topology *topo, int core, int cpu, char *err, int e
 }
 
 /* One core: "0,1" or "0-3" or "0-1,4". */
-static int parse_core(const char **pos, struct ca_topology *topo, char *err, int err_len)
+static int parse_core(const char **pos, const char *text, struct ca_topology *topo, char *err,
+		      int err_len)
 {
 	int core = topo->core_count;
 
@@ -52,21 +65,19 @@ static int parse_core(const char **pos, struct ca_topology *topo, char *err, int
 		return -EINVAL;
 	}
 	for (;;) {
-		int first, last, ret;
+		int first, last;
 
-		ret = parse_cpu(pos, &first);
-		if (!ret && **pos == '-') {
-			(*pos)++;
-			ret = parse_cpu(pos, &last);
-		} else {
-			last = first;
-		}
-		if (ret == -ERANGE) {
-			snprintf(err, err_len, "CPU number out of range 0-%d", CA_MAX_CPUS - 1);
+		if (parse_cpu(pos, text, &first, err, err_len))
 			return -EINVAL;
+		last = first;
+		if (**pos == '-') {
+			(*pos)++;
+			if (parse_cpu(pos, text, &last, err, err_len))
+				return -EINVAL;
 		}
-		if (ret || last < first) {
-			snprintf(err, err_len, "expected a CPU number or range at \"%.20s\"", *pos);
+		if (last < first) {
+			snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", first, last,
+				 last, first);
 			return -EINVAL;
 		}
 		for (int cpu = first; cpu <= last; cpu++)
@@ -92,11 +103,11 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 			pos++;
 		if (!*pos)
 			break;
-		if (parse_core(&pos, topo, err, err_len))
+		if (parse_core(&pos, text, topo, err, err_len))
 			return -EINVAL;
 		if (*pos && !isspace((unsigned char)*pos)) {
-			snprintf(err, err_len, "unexpected \"%c\" after core %d", *pos,
-				 topo->core_count - 1);
+			snprintf(err, err_len, "unexpected \"%.20s\" after core %d: cores are "
+				 "separated by blanks, CPUs by commas", pos, topo->core_count - 1);
 			return -EINVAL;
 		}
 	}
@@ -119,6 +130,19 @@ void ca_topology_format(const struct ca_topology *topo, char *buf, int len)
 	}
 }
 
+/* The first CPU of a sysfs list ("0-1", "0,4"), or -1. */
+static int first_cpu(const char *list)
+{
+	char digits[8];
+	size_t len = strspn(list, "0123456789");
+	uint64_t cpu;
+
+	if (!len || len >= sizeof(digits))
+		return -1;
+	snprintf(digits, sizeof(digits), "%.*s", (int)len, list);
+	return ca_parse_count(digits, CA_MAX_CPUS - 1, &cpu) ? -1 : (int)cpu;
+}
+
 int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len)
 {
 	char spec[1024] = "", list[128], path[128];
@@ -135,7 +159,7 @@ int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len)
 		if (fgets(list, sizeof(list), file)) {
 			list[strcspn(list, "\n")] = '\0';
 			/* each core once: its list starts with its lowest CPU */
-			if (atoi(list) == cpu && used < (int)sizeof(spec))
+			if (first_cpu(list) == cpu && used < (int)sizeof(spec))
 				used += snprintf(spec + used, sizeof(spec) - used, "%s%s",
 						 used ? " " : "", list);
 		}

@@ -13,8 +13,70 @@ expect_exit 2 "unknown command" "$coreaudit" frobnicate
 check "unknown command named" grep -q "unknown command 'frobnicate'" "$tap_tmp/err"
 expect_exit 2 "unknown option" "$coreaudit" audit --frob "$example"
 check "unknown option named" grep -q "unknown option '--frob'" "$tap_tmp/err"
-expect_exit 2 "bad --grace" "$coreaudit" audit --grace 5 "$example"
-check "bad --grace explained" grep -q "bad value '5' for --grace" "$tap_tmp/err"
+# Every value is parsed strictly and the same way in every mode: exit 2 and a
+# message naming the option and the value (coreaudit-audit(1), OPTIONS).
+expect_error() {
+	local code=$1 what=$2 message=$3; shift 3
+	expect_exit "$code" "$what" "$@"
+	check "$what: says '$message'" test "$(cat "$tap_tmp/err")" = "coreaudit: $message"
+}
+expect_message() { expect_error 2 "$@"; }
+dur_range='expected a duration from 1ns to 9223372036s in whole nanoseconds'
+dur_unit='expected a number with a unit: ns, us, ms or s (e.g. 2ms)'
+expect_message "--grace 5" "--grace \"5\": $dur_unit" "$coreaudit" audit --grace 5 "$example"
+expect_message "-g 5ms5" "--grace \"5ms5\": $dur_unit" "$coreaudit" audit -g 5ms5 "$example"
+expect_message "--grace 0ns" "--grace \"0ns\": $dur_range" "$coreaudit" audit --grace 0ns "$example"
+expect_message "--max-transition 0ns" "--max-transition \"0ns\": $dur_range" \
+	"$coreaudit" audit --max-transition 0ns "$example"
+expect_message "--max-starvation overflow" "--max-starvation \"99999999999999999999s\": $dur_range" \
+	"$coreaudit" audit --max-starvation 99999999999999999999s "$example"
+expect_message "--grace 1e3ms" "--grace \"1e3ms\": $dur_unit" "$coreaudit" audit --grace 1e3ms "$example"
+for pct in nan inf junk -1 1e1 101 " 5" 5x; do
+	expect_message "audit --max-forced-idle '$pct'" \
+		"--max-forced-idle \"$pct\": expected a percentage from 0 to 100" \
+		"$coreaudit" audit --max-forced-idle "$pct" "$example"
+	expect_message "monitor --max-forced-idle '$pct'" \
+		"--max-forced-idle \"$pct\": expected a percentage from 0 to 100" \
+		"$coreaudit" monitor --max-forced-idle "$pct"
+done
+for dur in 0s 5 nan 99999999999999999999s; do
+	for mode in "monitor -d" "monitor -i" "monitor --save-seconds" "monitor --max-starvation" \
+		    "monitor --grace" "record -o x.dat -d"; do
+		expect_exit 2 "$mode '$dur'" "$coreaudit" $mode "$dur"
+		check "$mode '$dur': the option and the value named" \
+			grep -q -- "^coreaudit: --[a-z-]* \"$dur\": expected a" "$tap_tmp/err"
+	done
+done
+expect_message "--top 0" "--top \"0\": expected a whole number from 1 to 1000000" \
+	"$coreaudit" audit --top 0 "$example"
+expect_message "--top overflow" \
+	"--top \"99999999999999999999\": expected a whole number from 1 to 1000000" \
+	"$coreaudit" audit --top 99999999999999999999 "$example"
+expect_message "-t 1-0" "--topology \"1-0\": range 1-0 goes down (write 0-1)" \
+	"$coreaudit" audit -t 1-0 "$example"
+expect_message "-t 0,1," "--topology \"0,1,\": expected a CPU number after \"0,1,\"" \
+	"$coreaudit" audit -t 0,1, "$example"
+expect_message "monitor -t 0,64" "--topology \"0,64\": CPU 64 is out of range 0-63" \
+	"$coreaudit" monitor -t 0,64
+expect_message "record -t 4294967296" \
+	"--topology \"4294967296\": CPU 4294967296 is out of range 0-63" \
+	"$coreaudit" record -o x.dat -t 4294967296
+expect_message "--reader foo" "--reader \"foo\": expected records or pages" \
+	"$coreaudit" audit --reader foo "$example"
+expect_message "--tags cookies" "--tags \"cookies\": expected markers" \
+	"$coreaudit" audit --tags cookies "$example"
+expect_message "--rules given twice" \
+	"--rules \"b.rules\": given twice (first \"a.rules\"); give it once" \
+	"$coreaudit" audit --rules a.rules --rules b.rules "$example"
+expect_message "monitor --rules given twice" \
+	"--rules \"b.rules\": given twice (first \"a.rules\"); give it once" \
+	"$coreaudit" monitor --rules a.rules --rules b.rules
+expect_message "-g given twice" "--grace \"2ms\": given twice (first \"1ms\"); give it once" \
+	"$coreaudit" audit -g 1ms --grace 2ms "$example"
+expect_message "missing value" "audit: missing value for '--grace'; see coreaudit audit --help" \
+	"$coreaudit" audit --grace
+expect_exit 1 "--max-forced-idle 12.5% is a percentage" \
+	"$coreaudit" audit --tags markers --max-forced-idle 12.5% "$example"
 expect_exit 2 "bad --topology" "$coreaudit" audit --topology 0,0 "$example"
 expect_exit 2 "no trace file" "$coreaudit" audit -t 0,1
 expect_exit 3 "missing file" "$coreaudit" audit -t 0,1 /nonexistent.dat
@@ -103,6 +165,35 @@ expect_exit 3 "a damaged page, --reader records" \
 	"$coreaudit" audit -t 0,1 --reader records "$tap_tmp/damaged.dat"
 check "a damaged page, --reader records: the file, the CPU and the page named" \
 	grep -q "damaged.dat: its first page is damaged (CPU 1, file offset 434176)" "$tap_tmp/err"
+
+# Report text that is not all report text (issue 12, item 15).
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -i "$cookies.dat" 2> /dev/null | head -1000 > "$tap_tmp/head.txt"
+	{ sed -n 2p "$tap_tmp/head.txt"; head -c 40000 /dev/zero | tr '\0' 'x' | fold -w 79; } \
+		> "$tap_tmp/junk.txt"
+	expect_exit 3 "one event line and 40 KB of junk: not report text" \
+		"$coreaudit" audit -t 0,1 "$tap_tmp/junk.txt"
+	check "... the file, the first bad line and the count named" grep -q \
+		"junk.txt:2: not trace-cmd report text: \"xxxx.*\" (507 of 508 lines unreadable, this the first)" \
+		"$tap_tmp/err"
+	{ head -500 "$tap_tmp/head.txt"; echo "garbage in the middle"; sed -n '501,$p' "$tap_tmp/head.txt"; } \
+		> "$tap_tmp/damaged.txt"
+	expect_exit 4 "report text with a damaged line: inconclusive" \
+		"$coreaudit" audit "$tap_tmp/damaged.txt"
+	check "... the reason names the count and the first bad line" grep -q \
+		"1 line(s) of $tap_tmp/damaged.txt could not be read (first: line 501): what they held is unknown" \
+		"$tap_tmp/out"
+	head -c -20 "$tap_tmp/head.txt" > "$tap_tmp/cut.txt"
+	expect_exit 4 "report text cut mid-line: inconclusive" \
+		"$coreaudit" audit "$tap_tmp/cut.txt"
+	check "... the cut line is the bad one" grep -q "(first: line 1000)" "$tap_tmp/out"
+else
+	skip "trace-cmd not installed: no report text to damage"
+fi
+printf '[0]\n' > "$tap_tmp/bracket.txt"
+expect_error 3 "the 4-byte file '[0]' (read line[-1])" \
+	"$tap_tmp/bracket.txt:1: not trace-cmd report text: \"[0]\" (1 of 1 lines unreadable, this the first)" \
+	"$coreaudit" audit -t 0,1 "$tap_tmp/bracket.txt"
 
 # Every shipped rule file parses, and a broken one is a usage error naming FILE:LINE:COL.
 for rules in "$top_srcdir"/rules/*.rules; do

@@ -42,6 +42,27 @@ static const struct {
 	{ "max-forced-idle 120\n", "r.rules:1:17: \"120\" is not a percentage", 0, 0, 0 },
 	{ "tag a comm x\nisolate a ghost\n", "r.rules:2:1: tag \"ghost\" is assigned by no tag rule",
 	  0, 0, 0 },
+	/* numbers and thresholds: the options' parsers, strictly */
+	{ "tag a cookie 0xffffffffffffffff\ntag b pid 2147483647\ntag c uid 4294967295\n"
+	  "max-forced-idle 12.5%\nmax-starvation 1ns\n", NULL, 3, 3, 0 },
+	{ "max-forced-idle nan\n", "r.rules:1:17: \"nan\" is not a percentage from 0 to 100",
+	  0, 0, 0 },
+	{ "max-forced-idle 1e1\n", "r.rules:1:17: \"1e1\" is not a percentage", 0, 0, 0 },
+	{ "max-forced-idle -0\n", "r.rules:1:17: \"-0\" is not a percentage", 0, 0, 0 },
+	{ "grace 0ns\n", "r.rules:1:7: \"0ns\" is not a duration from 1ns to 9223372036s in whole "
+	  "nanoseconds", 0, 0, 0 },
+	{ "max-starvation 99999999999999999999s\n", "r.rules:1:16: \"99999999999999999999s\" is "
+	  "not a duration from 1ns", 0, 0, 0 },
+	{ "grace inf\n", "r.rules:1:7: \"inf\" is not a duration with a unit", 0, 0, 0 },
+	{ "tag a pid 2147483648\n", "r.rules:1:11: \"2147483648\" is not a number from 0 to "
+	  "2147483647", 0, 0, 0 },
+	{ "tag a pid -1\n", "r.rules:1:11: \"-1\" is not a number", 0, 0, 0 },
+	{ "tag a pid 0x10\n", "r.rules:1:11: \"0x10\" is not a number", 0, 0, 0 },
+	{ "tag a uid 4294967296\n", "r.rules:1:11: \"4294967296\" is not a number", 0, 0, 0 },
+	{ "tag a cookie 0x10000000000000000\n", "r.rules:1:14: \"0x10000000000000000\" is not a "
+	  "number from 0 to 18446744073709551615 (decimal or 0x hex)", 0, 0, 0 },
+	{ "tag a cookie 0x\n", "r.rules:1:14: \"0x\" is not a number", 0, 0, 0 },
+	{ "tag a cookie 12abc\n", "r.rules:1:14: \"12abc\" is not a number", 0, 0, 0 },
 };
 
 START_TEST(test_rule_rows)
@@ -241,6 +262,25 @@ START_TEST(test_rules_errors_are_usage_errors)
 }
 END_TEST
 
+/* A NUL byte would hide every rule after it: the file is refused. */
+START_TEST(test_rules_nul_byte)
+{
+	static const char text[] = "tag a comm x\n\0isolate a b\n";
+	char path[] = "/tmp/coreaudit-rules-XXXXXX", err[256] = "", expected[300];
+	struct ca_rules rules;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	ck_assert_int_eq(ca_rules_load(&rules, path, err, sizeof(err)), -22);
+	snprintf(expected, sizeof(expected), "%s: a NUL byte at offset 13: not a rule file", path);
+	ck_assert_str_eq(err, expected);
+	ca_rules_free(&rules);
+	unlink(path);
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -253,6 +293,7 @@ Suite *rules_suite(void)
 			    sizeof(rule_cause_rows) / sizeof(rule_cause_rows[0]));
 	tcase_add_test(tc, test_together_share);
 	tcase_add_test(tc, test_rules_errors_are_usage_errors);
+	tcase_add_test(tc, test_rules_nul_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

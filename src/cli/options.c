@@ -1,0 +1,224 @@
+/*
+ * options.c - getopt_long driven by a mode's option table (options.h): the
+ * short and long option lists and --help are built from the table, every
+ * value is parsed by its kind's one parser, and each message names the
+ * option and the value.  Knows nothing of what the options mean.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coreaudit/duration.h"
+#include "coreaudit/number.h"
+#include "cli.h"
+#include "options.h"
+
+#define MAX_OPTIONS 32
+#define HELP_COLUMN 28
+
+static bool has_short(const struct ca_option *opt)
+{
+	return opt->id > ' ' && opt->id < 127;
+}
+
+static bool has_value(const struct ca_option *opt)
+{
+	return opt->kind != CA_OPT_FLAG;
+}
+
+/* The getopt strings for @mode; --help is every mode's. */
+static void build_getopt(const struct ca_cli_mode *mode, char *shorts, struct option *longs)
+{
+	char *s = shorts;
+
+	if (mode->stops_at_operand)
+		*s++ = '+';
+	*s++ = ':';
+	for (int i = 0; i < mode->option_count; i++) {
+		const struct ca_option *opt = &mode->options[i];
+
+		if (has_short(opt)) {
+			*s++ = (char)opt->id;
+			if (has_value(opt))
+				*s++ = ':';
+		}
+		longs[i] = (struct option){ opt->name, has_value(opt) ? required_argument :
+						       no_argument, NULL, opt->id };
+	}
+	*s = '\0';
+	longs[mode->option_count] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static int find_option(const struct ca_cli_mode *mode, int id)
+{
+	for (int i = 0; i < mode->option_count; i++)
+		if (mode->options[i].id == id)
+			return i;
+	return -1;
+}
+
+static int bad_value(const struct ca_option *opt, const char *text, const char *expected)
+{
+	ca_cli_error("--%s \"%s\": expected %s", opt->name, text, expected);
+	return -EINVAL;
+}
+
+/* "records|pages" as "records or pages" */
+static void list_choices(const char *choices, char *buf, size_t len)
+{
+	const char *last = strrchr(choices, '|');
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *word = choices; *word && used < len; ) {
+		size_t word_len = strcspn(word, "|");
+
+		used += snprintf(buf + used, len - used, "%s%.*s",
+				 word == choices ? "" : word == last + 1 ? " or " : ", ",
+				 (int)word_len, word);
+		word += word_len + (word[word_len] == '|');
+	}
+}
+
+static int parse_choice(const struct ca_option *opt, const char *text, int *choice)
+{
+	const char *word = opt->choices;
+	char expected[160];
+
+	for (int i = 0; *word; i++) {
+		size_t len = strcspn(word, "|");
+
+		if (strlen(text) == len && !strncmp(text, word, len)) {
+			*choice = i;
+			return 0;
+		}
+		word += len + (word[len] == '|');
+	}
+	list_choices(opt->choices, expected, sizeof(expected));
+	return bad_value(opt, text, expected);
+}
+
+static int parse_value(const struct ca_option *opt, const char *text, struct ca_opt_value *value)
+{
+	char err[160], expected[200];
+	int ret;
+
+	value->text = text;
+	switch (opt->kind) {
+	case CA_OPT_FLAG:
+		return 0;
+	case CA_OPT_TEXT:
+		return *text ? 0 : bad_value(opt, text, "a non-empty value");
+	case CA_OPT_CHOICE:
+		return parse_choice(opt, text, &value->choice);
+	case CA_OPT_DURATION:
+		ret = ca_parse_duration(text, &value->ns);
+		if (ret == -ERANGE)
+			return bad_value(opt, text, "a duration from 1ns to 9223372036s in whole "
+					 "nanoseconds");
+		if (ret)
+			return bad_value(opt, text, "a number with a unit: ns, us, ms or s (e.g. 2ms)");
+		return 0;
+	case CA_OPT_PERCENT:
+		return ca_parse_percent(text, &value->pct) ?
+		       bad_value(opt, text, "a percentage from 0 to 100") : 0;
+	case CA_OPT_COUNT:
+		if (!ca_parse_count(text, opt->max, &value->count) && value->count)
+			return 0;
+		snprintf(expected, sizeof(expected), "a whole number from 1 to %llu",
+			 (unsigned long long)opt->max);
+		return bad_value(opt, text, expected);
+	case CA_OPT_TOPOLOGY:
+		if (!ca_topology_parse(text, &value->topology, err, sizeof(err)))
+			return 0;
+		ca_cli_error("--%s \"%s\": %s", opt->name, text, err);
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static void usage_error(const struct ca_cli_mode *mode, const char *what, const char *arg)
+{
+	ca_cli_error("%s: %s '%s'; see coreaudit %s --help", mode->name, what, arg, mode->name);
+}
+
+/* One option from getopt: -2 on a usage error (printed), else 0. */
+static int take_option(const struct ca_cli_mode *mode, int id, const char **given,
+		       ca_opt_apply_fn apply, void *ctx)
+{
+	int index = find_option(mode, id);
+	const struct ca_option *opt = &mode->options[index];
+	struct ca_opt_value value;
+
+	if (has_value(opt) && given[index]) {
+		ca_cli_error("--%s \"%s\": given twice (first \"%s\"); give it once", opt->name,
+			     optarg, given[index]);
+		return -2;
+	}
+	given[index] = has_value(opt) ? optarg : "";
+	if (parse_value(opt, has_value(opt) ? optarg : "", &value))
+		return -2;
+	return apply(ctx, id, &value) ? -2 : 0;
+}
+
+int ca_cli_parse(const struct ca_cli_mode *mode, int argc, char **argv, ca_opt_apply_fn apply,
+		 void *ctx)
+{
+	char shorts[2 * MAX_OPTIONS + 3];
+	struct option longs[MAX_OPTIONS + 1];
+	const char *given[MAX_OPTIONS] = { NULL };
+	int id;
+
+	if (mode->option_count > MAX_OPTIONS)
+		return -2;
+	build_getopt(mode, shorts, longs);
+	opterr = 0;
+	optind = 1;
+	while ((id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (id == 'h') {
+			ca_cli_usage(mode);
+			return -1;
+		}
+		if (id == ':') {
+			usage_error(mode, "missing value for", argv[optind - 1]);
+			return -2;
+		}
+		if (id == '?' || find_option(mode, id) < 0) {
+			usage_error(mode, "unknown option", argv[optind - 1]);
+			return -2;
+		}
+		if (take_option(mode, id, given, apply, ctx))
+			return -2;
+	}
+	return optind;
+}
+
+void ca_cli_usage(const struct ca_cli_mode *mode)
+{
+	printf("usage: coreaudit %s %s\n\n%s\noptions:\n", mode->name, mode->synopsis,
+	       mode->description);
+	for (int i = 0; i < mode->option_count; i++) {
+		const struct ca_option *opt = &mode->options[i];
+		const char *line = opt->help;
+		int used;
+
+		if (has_short(opt))
+			used = printf("  -%c, ", opt->id);
+		else
+			used = printf("      ");
+		used += printf("--%s%s%s", opt->name, opt->metavar ? " " : "",
+			       opt->metavar ? opt->metavar : "");
+		for (;;) {
+			size_t len = strcspn(line, "\n");
+
+			printf("%*s%.*s\n", used < HELP_COLUMN ? HELP_COLUMN - used : 1, "",
+			       (int)len, line);
+			if (!line[len])
+				break;
+			line += len + 1;
+			used = 0;
+		}
+	}
+	printf("\n%s", mode->epilogue);
+}
