@@ -87,47 +87,13 @@ struct parsed {
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
 	struct parsed *parsed = ctx;
-	struct ca_audit_options *opts = parsed->opts;
 
-	switch (id) {
-	case 't':
-		opts->topology = value->topology;
-		opts->has_topology = true;
-		break;
-	case CA_LONG_ONLY('r'):
-		opts->rules_path = value->text;
-		break;
-	case CA_LONG_ONLY('T'):
-		opts->identity = CA_IDENTITY_TAG;
-		break;
-	case 'g':
-		opts->grace_ns = value->ns;
-		opts->has_grace = true;
-		break;
-	case CA_LONG_ONLY('M'):
-		opts->max_transition_ns = value->ns;
-		break;
-	case CA_LONG_ONLY('U'):
-		opts->assume_unknown_cookie_zero = true;
-		break;
-	case CA_LONG_ONLY('F'):
-		opts->max_forced_idle_pct = value->pct;
-		opts->has_max_forced_idle = true;
-		break;
-	case CA_LONG_ONLY('S'):
-		opts->max_starvation_ns = (int64_t)value->ns;
-		opts->has_max_starvation = true;
-		break;
-	case CA_LONG_ONLY('R'):
-		opts->use_record_reader = value->choice == 0;
-		break;
-	case CA_LONG_ONLY('n'):
+	if (ca_cli_apply_audit_option(parsed->opts, id, value))
+		return 0;
+	if (id == CA_LONG_ONLY('n'))
 		parsed->report->top = (int)value->count;
-		break;
-	case 'j':
+	else if (id == 'j')
 		parsed->is_json = true;
-		break;
-	}
 	return 0;
 }
 

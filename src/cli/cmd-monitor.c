@@ -116,23 +116,10 @@ struct parsed {
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
 	struct parsed *parsed = ctx;
-	struct ca_audit_options *opts = parsed->opts;
 
+	if (ca_cli_apply_audit_option(parsed->opts, id, value))
+		return 0;
 	switch (id) {
-	case 't':
-		opts->topology = value->topology;
-		opts->has_topology = true;
-		break;
-	case CA_LONG_ONLY('T'):
-		opts->identity = CA_IDENTITY_TAG;
-		break;
-	case CA_LONG_ONLY('r'):
-		opts->rules_path = value->text;
-		break;
-	case 'g':
-		opts->grace_ns = value->ns;
-		opts->has_grace = true;
-		break;
 	case 'd':
 		parsed->live->duration_ns = value->ns;
 		break;
@@ -141,14 +128,6 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		break;
 	case CA_LONG_ONLY('s'):
 		parsed->mon->stop_on_violation = true;
-		break;
-	case CA_LONG_ONLY('F'):
-		opts->max_forced_idle_pct = value->pct;
-		opts->has_max_forced_idle = true;
-		break;
-	case CA_LONG_ONLY('S'):
-		opts->max_starvation_ns = (int64_t)value->ns;
-		opts->has_max_starvation = true;
 		break;
 	case CA_LONG_ONLY('w'):
 		parsed->mon->save_path = value->text;

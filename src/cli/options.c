@@ -222,3 +222,42 @@ void ca_cli_usage(const struct ca_cli_mode *mode)
 	}
 	printf("\n%s", mode->epilogue);
 }
+
+bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
+			       const struct ca_opt_value *value)
+{
+	switch (id) {
+	case 't':
+		opts->topology = value->topology;
+		opts->has_topology = true;
+		return true;
+	case CA_LONG_ONLY('r'):
+		opts->rules_path = value->text;
+		return true;
+	case CA_LONG_ONLY('T'):
+		opts->identity = CA_IDENTITY_TAG;
+		return true;
+	case 'g':
+		opts->grace_ns = value->ns;
+		opts->has_grace = true;
+		return true;
+	case CA_LONG_ONLY('M'):
+		opts->max_transition_ns = value->ns;
+		return true;
+	case CA_LONG_ONLY('U'):
+		opts->assume_unknown_cookie_zero = true;
+		return true;
+	case CA_LONG_ONLY('F'):
+		opts->max_forced_idle_pct = value->pct;
+		opts->has_max_forced_idle = true;
+		return true;
+	case CA_LONG_ONLY('S'):
+		opts->max_starvation_ns = (int64_t)value->ns;
+		opts->has_max_starvation = true;
+		return true;
+	case CA_LONG_ONLY('R'):
+		opts->use_record_reader = value->choice == 0;
+		return true;
+	}
+	return false;
+}

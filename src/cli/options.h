@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "coreaudit/audit.h"
 #include "coreaudit/topology.h"
 
 enum ca_opt_kind {
@@ -78,6 +79,14 @@ typedef int (*ca_opt_apply_fn)(void *ctx, int id, const struct ca_opt_value *val
  */
 int ca_cli_parse(const struct ca_cli_mode *mode, int argc, char **argv, ca_opt_apply_fn apply,
 		 void *ctx);
+
+/**
+ * ca_cli_apply_audit_option() - store an option that audit and monitor share
+ *                               (topology, tags, rules, grace, thresholds...)
+ * Return: true when @id was one of them.
+ */
+bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
+			       const struct ca_opt_value *value);
 
 /** ca_cli_usage() - print @mode's --help from its table */
 void ca_cli_usage(const struct ca_cli_mode *mode);

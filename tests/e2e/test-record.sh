@@ -8,7 +8,7 @@ workload="$top_builddir/tests/workload/workload"
 live_test_prelude
 
 expect_exit 0 "record -o FILE -- workload" "$coreaudit" record -o "$tap_tmp/rec.dat" -t 0,1 \
-	-- "$workload" -d 1 A:1:100:0:o:0 B:1:100:0:o:1
+	-- "$workload" -d 2 A:1:100:0:o:0 B:1:100:0:o:1
 cp "$tap_tmp/err" "$tap_tmp/record.err"
 check "no coreaudit instance left" test "$(ls $tracefs/instances | grep -c '^coreaudit-')" = 0
 if command -v trace-cmd > /dev/null; then
