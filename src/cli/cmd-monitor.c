@@ -316,6 +316,18 @@ static int topology_default(struct ca_audit_options *opts)
 	return 0;
 }
 
+/* --save-trace: the pages kept, as a trace.dat, when the monitor failed; then forget them. */
+static void save_evidence(struct monitor *mon, struct ca_source *source, enum ca_exit_code code)
+{
+	if (mon->save_path && code == CA_EXIT_FAIL) {
+		char *clock = ca_live_clock_text(source);
+
+		save_trace(mon, source->info.cpu_count, ca_live_page_size(source), clock);
+		free(clock);
+	}
+	forget_pages(mon);
+}
+
 int ca_cmd_monitor(int argc, char **argv)
 {
 	struct ca_audit_options opts;
@@ -358,20 +370,14 @@ int ca_cmd_monitor(int argc, char **argv)
 		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
 			ca_live_instance_name(&source));
 	code = ca_audit_feed(mon.audit, &source);
-	if (mon.save_path && code == CA_EXIT_FAIL) {
-		char *clock = ca_live_clock_text(&source);
-
-		save_trace(&mon, source.info.cpu_count, ca_live_page_size(&source), clock);
-		free(clock);
-	}
-	forget_pages(&mon);
+	save_evidence(&mon, &source, code);
 	ca_source_close(&source);
-	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
+	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE) {
 		ca_cli_error("%s", mon.audit->error);
-	else
+	} else {
 		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, mon.audit, &report);
-	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
 		ca_report_lttng(NULL, mon.audit, &report);
+	}
 out:
 	ca_audit_free(mon.audit);
 	free(mon.audit);
