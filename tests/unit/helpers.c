@@ -66,6 +66,24 @@ enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
 	return code;
 }
 
+enum ca_exit_code audit_text_with_rules(struct ca_audit *audit, const struct trace_text *t,
+					struct ca_audit_options *opts, const char *rules_text)
+{
+	char path[] = "/tmp/coreaudit-rules-XXXXXX";
+	int fd = mkstemp(path);
+	enum ca_exit_code code;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));
+	close(fd);
+	opts->rules_path = path;
+	code = audit_text(audit, t, opts);
+	unlink(path);
+	audit->opts.rules_path = "test.rules";	/* the file is gone */
+	audit->rules.path = "test.rules";
+	return code;
+}
+
 void test_options(struct ca_audit_options *opts, const char *topology)
 {
 	char err[160];

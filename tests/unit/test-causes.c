@@ -371,20 +371,11 @@ END_TEST
 static enum ca_exit_code run_rules(struct trace_text *t, struct ca_audit *audit,
 				   const char *rules_text)
 {
-	char path[] = "/tmp/coreaudit-causes-XXXXXX";
-	int fd = mkstemp(path);
 	struct ca_audit_options opts;
-	enum ca_exit_code code;
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));
-	close(fd);
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;	/* not for the rules: no source, no cookie */
-	opts.rules_path = path;
-	code = audit_text(audit, t, &opts);
-	unlink(path);
-	return code;
+	return audit_text_with_rules(audit, t, &opts, rules_text);
 }
 
 /* A rule window a tick could explain, without tick events: unknown, counted apart. */

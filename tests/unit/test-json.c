@@ -96,15 +96,11 @@ END_TEST
 START_TEST(test_rule_violations_counted)
 {
 	const char rules[] = "tag A marker A\ntag B marker B\nisolate A B\n";
-	char path[] = "/tmp/coreaudit-json-rules-XXXXXX";
-	int fd = mkstemp(path);
 	struct trace_text t = { 0 };
 	struct ca_audit_options opts;
 	struct json_object *root;
 	struct ca_audit audit;
 
-	ck_assert_int_eq(write(fd, rules, strlen(rules)), (ssize_t)strlen(rules));
-	close(fd);
 	sc_marker(&t, 0, T0, 100, "coreaudit-tag pid=100 tag=A");
 	sc_marker(&t, 1, T0, 200, "coreaudit-tag pid=200 tag=B");
 	sc_switch(&t, 0, T0 + 1 * MS, 100, "R", 100, false, 0, 0);
@@ -112,10 +108,9 @@ START_TEST(test_rule_violations_counted)
 	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, false, 0, 0);
 	sc_switch(&t, 1, T0 + 21 * MS, 200, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
-	opts.rules_path = path;
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_EXIT_FAIL, "%s", audit.error);
-	unlink(path);
+	ck_assert_msg(audit_text_with_rules(&audit, &t, &opts, rules) == CA_EXIT_FAIL, "%s",
+		      audit.error);
 	root = report_of(&audit);
 	ck_assert_int_eq(int_at(root, "violations"), 1);
 	ck_assert_int_eq(int_at(root, "violations_by_check.isolation"), 0);

@@ -103,21 +103,12 @@ static void switch_prio(struct trace_text *t, int cpu, uint64_t ts, int prev, in
 static enum ca_exit_code audit_with_rules_max(struct ca_audit *audit, struct trace_text *t,
 					      const char *rules_text, uint64_t max_transition)
 {
-	char path[] = "/tmp/coreaudit-rules-XXXXXX";
-	int fd = mkstemp(path);
 	struct ca_audit_options opts;
-	enum ca_exit_code code;
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));
-	close(fd);
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;	/* the cookie checks stay quiet */
-	opts.rules_path = path;
 	opts.max_transition_ns = max_transition;
-	code = audit_text(audit, t, &opts);
-	unlink(path);
-	return code;
+	return audit_text_with_rules(audit, t, &opts, rules_text);
 }
 
 static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_text *t,
