@@ -137,6 +137,12 @@ struct ca_judging {
 	uint64_t grace_ns;
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
 	bool has_causes;		/* ipi events: causes are told */
+	/*
+	 * Without ipi events: windows of unknown cause from the grace up to this
+	 * are undecided (a reschedule IPI delayed that long could explain them),
+	 * longer ones violations; 0: every one of the grace or more is.
+	 */
+	uint64_t unknown_until_ns;
 };
 
 /**
@@ -144,8 +150,8 @@ struct ca_judging {
  *                     violation whatever its length; one the kernel explained (a
  *                     pending request, a stopped vCPU) only over
  *                     max_transition_ns; unexplained at the grace or more; of
- *                     unknown cause, by the grace alone when the trace tells no
- *                     causes, else (no tick events) undecided at the grace or more
+ *                     unknown cause, undecided at the grace or more (no tick
+ *                     events; or no ipi events, up to unknown_until_ns)
  * Return: what @judging makes of it.
  */
 enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_window_cause cause,

@@ -91,6 +91,7 @@ struct ca_isolation {
 	struct ca_check base;
 	bool has_causes;		/* the trace has ipi events */
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
+	uint64_t unknown_until_ns;	/* no ipi events: see struct ca_judging */
 	struct ca_causes causes;
 	struct ca_cpu_recent recent[CA_MAX_CPUS];
 	struct ca_durations by_cause[CA_CAUSE_COUNT];

@@ -73,6 +73,7 @@ struct ca_policy {
 	uint64_t grace_ns;
 	bool has_causes;		/* the trace has ipi events */
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
+	uint64_t unknown_until_ns;	/* no ipi events: see struct ca_judging */
 	struct ca_causes causes;
 	uint64_t core_last_ts[CA_MAX_CPUS];
 	bool has_core_last[CA_MAX_CPUS];

@@ -51,7 +51,9 @@ enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_wind
 	case CA_CAUSE_UNKNOWN:
 		if (length < judging->grace_ns)
 			return CA_JUDGED_SKEW;
-		return judging->has_causes ? CA_JUDGED_UNDECIDED : CA_JUDGED_VIOLATION;
+		if (judging->has_causes || length <= judging->unknown_until_ns)
+			return CA_JUDGED_UNDECIDED;
+		return CA_JUDGED_VIOLATION;
 	default:	/* explained: a pending request, a stopped vCPU */
 		if (judging->max_transition_ns && length > judging->max_transition_ns)
 			return CA_JUDGED_VIOLATION;

@@ -225,7 +225,8 @@ static void close_window(struct ca_policy *policy, const struct ca_state *state,
 				      .cause = CA_CAUSE_UNKNOWN };
 	const struct ca_judging judging = { .grace_ns = policy->grace_ns,
 					    .max_transition_ns = policy->max_transition_ns,
-					    .has_causes = policy->has_causes };
+					    .has_causes = policy->has_causes,
+					    .unknown_until_ns = policy->unknown_until_ns };
 	struct ca_leaving *leaving = &res->leaving[core];
 
 	res->is_together[core] = false;

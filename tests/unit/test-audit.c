@@ -104,6 +104,7 @@ START_TEST(test_contradiction_splits_windows)
 	sc_switch(&t, 0, T0 + 12 * MS, 101, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
 	opts.grace_ns = 500 * US;
+	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);

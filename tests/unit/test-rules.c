@@ -130,8 +130,9 @@ START_TEST(test_isolate)
 	switch_prio(&t, 1, T0 + 11 * MS, 200, 120, 300, 120);
 	switch_prio(&t, 1, T0 + 13 * MS, 300, 120, 0, 120);
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
+	/* no ipi events: the rule file's own grace alone decides */
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag A marker A\ntag B marker B\n"
-					  "isolate A B\n"), CA_EXIT_FAIL);
+					  "isolate A B\ngrace 5ms\n"), CA_EXIT_FAIL);
 	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
 	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 11 * MS);	/* from T0 */
 	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
