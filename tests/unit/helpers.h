@@ -49,5 +49,6 @@ Suite *rules_suite(void);
 Suite *stats_suite(void);
 Suite *coverage_suite(void);
 Suite *json_suite(void);
+Suite *heap_suite(void);
 
 #endif
