@@ -46,16 +46,15 @@ void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev
 }
 
 /* A probe whose switch was not seen (lost, or cut at the trace start). */
-int ca_identity_unpaired_probe(struct ca_state *state, const struct ca_event *ev)
+static int prepare_unpaired_probe(struct ca_state *state, const struct ca_event *ev,
+				  struct ca_identity_change *change)
 {
 	if (!ca_tasks_get(&state->tasks, ev->cookie.prev_pid) ||
 	    !ca_tasks_get(&state->tasks, ev->cookie.next_pid))
 		return -ENOMEM;
-	ca_state_begin_all(state, ev->ts);
-	ca_identity_apply_probe(state, ev->cookie.prev_pid, ev->cookie.prev_cookie,
-				ev->cookie.next_pid, ev->cookie.next_cookie);
-	ca_state_end_all(state, ev->ts);
-	return 0;
+	change->kind = CA_IDENTITY_CHANGE_PROBE;
+	change->probe = ev->cookie;
+	return 1;
 }
 
 void ca_identity_inherit(struct ca_state *state, const struct ca_task *parent,
@@ -180,40 +179,49 @@ static void set_scope_cookie(struct ca_state *state, struct ca_task *target, int
 	}
 }
 
-static int apply_prctl(struct ca_state *state, int caller_pid, const struct ca_prctl *call,
-		       uint64_t from, uint64_t ts)
+static int prepare_prctl(struct ca_state *state, int caller_pid, const struct ca_prctl *call,
+			 uint64_t from, struct ca_identity_change *change)
 {
 	int target_pid = call->arg3 ? (int)call->arg3 : caller_pid;
-	struct ca_task *caller, *target;
-	int scope = (int)call->arg4;
 
 	if (!ca_tasks_get(&state->tasks, caller_pid) || !ca_tasks_get(&state->tasks, target_pid))
 		return -ENOMEM;
-	caller = ca_tasks_find(&state->tasks, caller_pid);
-	target = ca_tasks_find(&state->tasks, target_pid);
 	state->prctl_calls++;
-	ca_state_begin_all(state, ts);
-	switch (call->arg2) {
+	change->kind = CA_IDENTITY_CHANGE_PRCTL;
+	change->pid = caller_pid;
+	change->target_pid = target_pid;
+	change->call = *call;
+	change->from = from;
+	return 1;
+}
+
+static void commit_prctl(struct ca_state *state, const struct ca_identity_change *change)
+{
+	struct ca_task *caller = ca_tasks_find(&state->tasks, change->pid);
+	struct ca_task *target = ca_tasks_find(&state->tasks, change->target_pid);
+	int scope = (int)change->call.arg4;
+
+	switch (change->call.arg2) {
 	case CA_PR_SCHED_CORE_CREATE:
-		set_scope_cookie(state, target, scope, true, state->next_prctl_cookie++, from, ts);
+		set_scope_cookie(state, target, scope, true, state->next_prctl_cookie++,
+				 change->from, change->ts);
 		break;
 	case CA_PR_SCHED_CORE_SHARE_TO:
-		set_scope_cookie(state, target, scope, caller->is_cookie_known, caller->cookie, from,
-				 ts);
+		set_scope_cookie(state, target, scope, caller->is_cookie_known, caller->cookie,
+				 change->from, change->ts);
 		break;
 	case CA_PR_SCHED_CORE_SHARE_FROM:
-		mark_change(caller, from, ts);
+		mark_change(caller, change->from, change->ts);
 		caller->is_cookie_known = target->is_cookie_known;
 		caller->cookie = target->cookie;
 		break;
 	default:
 		break;
 	}
-	ca_state_end_all(state, ts);
-	return 0;
 }
 
-int ca_identity_prctl_exit(struct ca_state *state, const struct ca_event *ev)
+static int prepare_prctl_exit(struct ca_state *state, const struct ca_event *ev,
+			      struct ca_identity_change *change)
 {
 	struct ca_pending_prctl *slot = pending_slot(state, ev->pid);
 	struct ca_prctl call;
@@ -227,7 +235,7 @@ int ca_identity_prctl_exit(struct ca_state *state, const struct ca_event *ev)
 	raise_source(state, CA_COOKIES_PRCTL);
 	if (ev->prctl_ret != 0 || call.arg2 == CA_PR_SCHED_CORE_GET)
 		return 0;
-	return apply_prctl(state, ev->pid, &call, from, ev->ts);
+	return prepare_prctl(state, ev->pid, &call, from, change);
 }
 
 /* Markers -------------------------------------------------------------------- */
@@ -267,11 +275,11 @@ static int marker_pid(const char *text)
 	return *end || pid <= 0 || pid > 0x3fffffff ? -1 : (int)pid;
 }
 
-static int apply_tag_marker(struct ca_state *state, const struct ca_event *ev)
+static int prepare_tag_marker(struct ca_state *state, const struct ca_event *ev,
+			      struct ca_identity_change *change)
 {
 	char name[64];
 	int pid = marker_pid(ev->marker);
-	struct ca_task *task;
 	int tag;
 
 	if (pid < 0 || ca_marker_field(ev->marker, "tag", name, sizeof(name)) <= 0)
@@ -279,20 +287,19 @@ static int apply_tag_marker(struct ca_state *state, const struct ca_event *ev)
 	tag = ca_tasks_tag_id(&state->tasks, name);
 	if (tag < 0)
 		return tag;
-	task = ca_tasks_get(&state->tasks, pid);
-	if (!task)
+	if (!ca_tasks_get(&state->tasks, pid))
 		return -ENOMEM;
-	ca_state_begin_all(state, ev->ts);
-	task->tag = tag;
-	ca_state_end_all(state, ev->ts);
-	return 0;
+	change->kind = CA_IDENTITY_CHANGE_TAG;
+	change->pid = pid;
+	change->tag = tag;
+	return 1;
 }
 
-static int apply_cookie_marker(struct ca_state *state, const struct ca_event *ev)
+static int prepare_cookie_marker(struct ca_state *state, const struct ca_event *ev,
+				 struct ca_identity_change *change)
 {
 	char value[32];
 	int pid = marker_pid(ev->marker);
-	struct ca_task *task;
 	unsigned long long cookie;
 	char *end;
 
@@ -301,21 +308,50 @@ static int apply_cookie_marker(struct ca_state *state, const struct ca_event *ev
 	cookie = strtoull(value, &end, 0);
 	if (*end)
 		return 0;
-	task = ca_tasks_get(&state->tasks, pid);
-	if (!task)
+	if (!ca_tasks_get(&state->tasks, pid))
 		return -ENOMEM;
 	raise_source(state, CA_COOKIES_MARKERS);
-	ca_state_begin_all(state, ev->ts);
-	set_cookie(task, cookie);
-	ca_state_end_all(state, ev->ts);
-	return 0;
+	change->kind = CA_IDENTITY_CHANGE_COOKIE;
+	change->pid = pid;
+	change->cookie = cookie;
+	return 1;
 }
 
-int ca_identity_marker(struct ca_state *state, const struct ca_event *ev)
+int ca_identity_prepare(struct ca_state *state, const struct ca_event *ev,
+			struct ca_identity_change *change)
 {
-	if (!strncmp(ev->marker, "coreaudit-tag ", 14))
-		return apply_tag_marker(state, ev);
-	if (!strncmp(ev->marker, "coreaudit-cookie ", 17))
-		return apply_cookie_marker(state, ev);
-	return 0;
+	change->ts = ev->ts;
+	switch (ev->kind) {
+	case CA_EV_PRCTL_EXIT:
+		return prepare_prctl_exit(state, ev, change);
+	case CA_EV_COOKIE:
+		return prepare_unpaired_probe(state, ev, change);
+	case CA_EV_MARKER:
+		if (!strncmp(ev->marker, "coreaudit-tag ", 14))
+			return prepare_tag_marker(state, ev, change);
+		if (!strncmp(ev->marker, "coreaudit-cookie ", 17))
+			return prepare_cookie_marker(state, ev, change);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void ca_identity_commit(struct ca_state *state, const struct ca_identity_change *change)
+{
+	switch (change->kind) {
+	case CA_IDENTITY_CHANGE_TAG:
+		ca_tasks_find(&state->tasks, change->pid)->tag = change->tag;
+		break;
+	case CA_IDENTITY_CHANGE_COOKIE:
+		set_cookie(ca_tasks_find(&state->tasks, change->pid), change->cookie);
+		break;
+	case CA_IDENTITY_CHANGE_PRCTL:
+		commit_prctl(state, change);
+		break;
+	case CA_IDENTITY_CHANGE_PROBE:
+		ca_identity_apply_probe(state, change->probe.prev_pid, change->probe.prev_cookie,
+					change->probe.next_pid, change->probe.next_cookie);
+		break;
+	}
 }

@@ -18,18 +18,46 @@
 
 void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev_cookie,
 			     int next_pid, uint64_t next_cookie);
-int ca_identity_unpaired_probe(struct ca_state *state, const struct ca_event *ev);
+/*
+ * An identity change an event asks for (a tag or cookie marker, a prctl that
+ * returned, a probe whose switch was not seen), prepared apart from its
+ * commit so that the state can tell the checks around it: this file never
+ * calls back into state.c.
+ */
+enum ca_identity_change_kind {
+	CA_IDENTITY_CHANGE_TAG,
+	CA_IDENTITY_CHANGE_COOKIE,
+	CA_IDENTITY_CHANGE_PRCTL,
+	CA_IDENTITY_CHANGE_PROBE,
+};
+
+struct ca_identity_change {
+	enum ca_identity_change_kind kind;
+	uint64_t ts;
+	int pid;			/* the task marked, or the prctl's caller */
+	int target_pid;			/* prctl */
+	int tag;			/* tag marker */
+	uint64_t cookie;		/* cookie marker */
+	struct ca_prctl call;		/* prctl: its arguments, entered at .from */
+	uint64_t from;
+	struct ca_cookie_probe probe;	/* unpaired probe */
+};
+
+/**
+ * ca_identity_prepare() - what @ev would change: tasks it names are added,
+ *                         a prctl's pending entry consumed, the cookie source
+ *                         raised; nothing the checks see changes yet
+ * Return: 1 with *@change to commit, 0 when @ev changes nothing, or -ENOMEM.
+ */
+int ca_identity_prepare(struct ca_state *state, const struct ca_event *ev,
+			struct ca_identity_change *change);
+
+/** ca_identity_commit() - apply a change ca_identity_prepare() returned */
+void ca_identity_commit(struct ca_state *state, const struct ca_identity_change *change);
+
 void ca_identity_inherit(struct ca_state *state, const struct ca_task *parent,
 			 struct ca_task *child);
 void ca_identity_prctl_enter(struct ca_state *state, const struct ca_event *ev);
-int ca_identity_prctl_exit(struct ca_state *state, const struct ca_event *ev);
-int ca_identity_marker(struct ca_state *state, const struct ca_event *ev);
-
-/* Hooks around a change that may touch any core (state.c). */
-void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts);
-void ca_state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned int changes);
-void ca_state_begin_all(struct ca_state *state, uint64_t ts);
-void ca_state_end_all(struct ca_state *state, uint64_t ts);	/* identity changes */
 
 /**
  * ca_marker_field() - find "key=value" in a marker text

@@ -46,7 +46,7 @@ int ca_state_add_check(struct ca_state *state, struct ca_check *check)
 	return 0;
 }
 
-void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts)
+static void state_begin_core(struct ca_state *state, int core, uint64_t ts)
 {
 	if (core < 0)
 		return;
@@ -55,7 +55,7 @@ void ca_state_begin_core(struct ca_state *state, int core, uint64_t ts)
 			state->checks[i]->advance(state->checks[i], state, core, ts);
 }
 
-void ca_state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned int changes)
+static void state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned int changes)
 {
 	if (core < 0)
 		return;
@@ -64,16 +64,16 @@ void ca_state_end_core(struct ca_state *state, int core, uint64_t ts, unsigned i
 			state->checks[i]->update(state->checks[i], state, core, ts, changes);
 }
 
-void ca_state_begin_all(struct ca_state *state, uint64_t ts)
+static void state_begin_all(struct ca_state *state, uint64_t ts)
 {
 	for (int core = 0; core < state->topo.core_count; core++)
-		ca_state_begin_core(state, core, ts);
+		state_begin_core(state, core, ts);
 }
 
-void ca_state_end_all(struct ca_state *state, uint64_t ts)
+static void state_end_all(struct ca_state *state, uint64_t ts)
 {
 	for (int core = 0; core < state->topo.core_count; core++)
-		ca_state_end_core(state, core, ts, CA_CHANGE_IDENTITY);
+		state_end_core(state, core, ts, CA_CHANGE_IDENTITY);
 }
 
 static int core_of(const struct ca_state *state, int cpu)
@@ -237,9 +237,9 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		ca_coverage_add(&c->coverage, &(struct ca_stretch){
 			.from = c->last_ts, .to = ev->ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
 	}
-	ca_state_begin_core(state, core, ev->ts);
+	state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
-	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE);
+	state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE);
 	return ret;
 }
 
@@ -276,7 +276,7 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 
 	if (ret)
 		return ret;
-	ca_state_begin_core(state, core, ev->ts);
+	state_begin_core(state, core, ev->ts);
 	if (sw->has_cookies)
 		ca_identity_apply_probe(state, sw->prev_pid, sw->prev_cookie,
 					sw->next_pid, sw->next_cookie);
@@ -295,7 +295,7 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	cpu_put_task(state, ev->cpu, next, ev->ts);
 	state->cpus[ev->cpu].leaving_pid = sw->prev_pid;
 	state->cpus[ev->cpu].is_in_switch_tail = sw->prev_pid != sw->next_pid;
-	ca_state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE |
+	state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE |
 			  (sw->has_cookies ? CA_CHANGE_IDENTITY : 0));
 	return ret;
 }
@@ -307,13 +307,13 @@ static int requeue(struct ca_state *state, struct ca_task *task, int dest, uint6
 	int to_core = core_of(state, dest);
 	int ret;
 
-	ca_state_begin_core(state, from_core, ts);
+	state_begin_core(state, from_core, ts);
 	if (to_core != from_core)
-		ca_state_begin_core(state, to_core, ts);
+		state_begin_core(state, to_core, ts);
 	ret = task_set_queued(state, task, dest);
-	ca_state_end_core(state, from_core, ts, CA_CHANGE_QUEUE);
+	state_end_core(state, from_core, ts, CA_CHANGE_QUEUE);
 	if (to_core != from_core)
-		ca_state_end_core(state, to_core, ts, CA_CHANGE_QUEUE);
+		state_end_core(state, to_core, ts, CA_CHANGE_QUEUE);
 	return ret;
 }
 
@@ -376,16 +376,19 @@ static int apply_exec(struct ca_state *state, const struct ca_event *ev)
  */
 static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t ts)
 {
-	struct ca_cpu *c = &state->cpus[cpu];
 	int core = core_of(state, cpu);
+	struct ca_cpu *c;
 
+	if (cpu < 0 || cpu >= CA_MAX_CPUS)
+		return;
+	c = &state->cpus[cpu];
 	c->uncertain_from = from;
 	c->uncertain_to = ts;
 	if (c->run == CA_CPU_UNKNOWN)
 		return;
-	ca_state_begin_core(state, core, ts);
+	state_begin_core(state, core, ts);
 	c->run = CA_CPU_UNKNOWN;
-	ca_state_end_core(state, core, ts, CA_CHANGE_RUN);
+	state_end_core(state, core, ts, CA_CHANGE_RUN);
 }
 
 /* Where the CPU's silence began: its last event, or the trace's start. */
@@ -427,6 +430,20 @@ static void apply_lost(struct ca_state *state, const struct ca_event *ev)
 	forget_cpu(state, ev->cpu, stretch.from, ev->ts);
 }
 
+/* An identity change may touch any core: the checks see it between begin and end. */
+static int apply_identity(struct ca_state *state, const struct ca_event *ev)
+{
+	struct ca_identity_change change;
+	int ret = ca_identity_prepare(state, ev, &change);
+
+	if (ret <= 0)
+		return ret;
+	state_begin_all(state, ev->ts);
+	ca_identity_commit(state, &change);
+	state_end_all(state, ev->ts);
+	return 0;
+}
+
 static int apply_event(struct ca_state *state, const struct ca_event *ev)
 {
 	switch (ev->kind) {
@@ -444,11 +461,9 @@ static int apply_event(struct ca_state *state, const struct ca_event *ev)
 		ca_identity_prctl_enter(state, ev);
 		return 0;
 	case CA_EV_PRCTL_EXIT:
-		return ca_identity_prctl_exit(state, ev);
 	case CA_EV_MARKER:
-		return ca_identity_marker(state, ev);
 	case CA_EV_COOKIE:
-		return ca_identity_unpaired_probe(state, ev);
+		return apply_identity(state, ev);
 	case CA_EV_LOST:
 		apply_lost(state, ev);
 		return 0;
@@ -540,7 +555,7 @@ void ca_state_finish(struct ca_state *state)
 				       state->last_ts, &from))
 			forget_cpu(state, cpu, from, state->last_ts);
 	}
-	ca_state_begin_all(state, state->last_ts);
+	state_begin_all(state, state->last_ts);
 	for (int i = 0; i < state->check_count; i++)
 		state->checks[i]->finish(state->checks[i], state, state->last_ts);
 }
