@@ -1,6 +1,6 @@
 /*
  * json.c - the findings as one JSON object, built with json-c.  Keys are
- * stable (DESIGN.md, coreaudit-audit(1)); times are integer nanoseconds on
+ * stable (coreaudit-audit(1), JSON OUTPUT); times are integer nanoseconds on
  * the trace's clock.  Schema 2: cookies are hex strings ("0x..."), since
  * kernel addresses above 2^53 do not survive jq or JavaScript as numbers;
  * reasons are objects; violations counts every check.

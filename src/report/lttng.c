@@ -1,6 +1,8 @@
 /*
  * lttng.c - the findings of an audit as LTTng-UST events (provider
- * "coreaudit", coreaudit-tp.h): every co-run window, every task whose
+ * "coreaudit", coreaudit-tp.h): the co-run windows the audit kept (all of
+ * them up to its list limit; past it, violations and unknown windows before
+ * skew, as the JSON list), every task whose
  * starvation reached the --max-starvation threshold, every CPU with lost
  * events or missed switches, and the verdict.  Free when no session listens.
  */
