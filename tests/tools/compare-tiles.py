@@ -28,6 +28,9 @@ and input CPU and pid, and compared exactly:
                      lists them longest first), each copy's listed windows must
                      be exactly the input's windows that ended first, in the
                      input's order
+  Cookies rebuilt from prctl calls (cookie_source prctl) are coreaudit's own
+  numbers, handed out in call order: they are compared up to a one-to-one
+  renaming per copy, read from the per-task figures.
 
 One line per aspect, "ok ASPECT: ..." or "not ok ASPECT: ...", on stdout; the
 exit status is 1 when any aspect differs.  Nothing depends on the copy count:
@@ -137,6 +140,28 @@ def time_prefix(got, want, windows):
     return None
 
 
+def cookie_renaming(m, inp, out, errs):
+    """Cookies rebuilt from prctl calls are coreaudit's own numbers, given in
+    the order of the calls: copy j's are others than the input's.  Then, per
+    copy, the one-to-one renaming the per-task figures imply; else None."""
+    if inp["trace"].get("cookie_source") != "prctl":
+        return None
+    of_pid = {t["pid"]: t.get("cookie") for t in inp["forced_idle"]["per_task"]}
+    maps = [{} for _ in range(m.n)]
+    for t in out["forced_idle"]["per_task"]:
+        j, pid = m.pid(t["pid"])
+        if j is None or j >= m.n or pid not in of_pid or t.get("cookie") is None:
+            continue
+        mine, theirs = maps[j].setdefault(t["cookie"], of_pid[pid]), of_pid[pid]
+        if mine != theirs:
+            errs.append("copy %d: cookie %s is the input's %s and %s" % (j, t["cookie"],
+                                                                         mine, theirs))
+    for j, mp in enumerate(maps):
+        if len(set(mp.values())) != len(mp):
+            errs.append("copy %d: two cookies are one of the input's" % j)
+    return maps
+
+
 def identity_key(w):
     key = dict(w)
     key.pop("core", None)
@@ -204,6 +229,7 @@ def compare(inp, out, info):
     report("forced idle per CPU", errs, "%d CPUs, each its input CPU's" % len(m.back))
 
     errs = []
+    renamed = cookie_renaming(m, inp, out, errs)
     want = sorted(json.dumps(t, sort_keys=True) for t in inp["forced_idle"]["per_task"])
     copies = [[] for _ in range(n)]
     for t in out["forced_idle"]["per_task"]:
@@ -211,18 +237,26 @@ def compare(inp, out, info):
         if j is None or j >= n:
             errs.append("task %s belongs to no copy" % t["pid"])
             continue
-        copies[j].append(json.dumps(dict(t, pid=pid), sort_keys=True))
+        t = dict(t, pid=pid)
+        if renamed and t.get("cookie") is not None:
+            t["cookie"] = renamed[j].get(t["cookie"], t["cookie"])
+        copies[j].append(json.dumps(t, sort_keys=True))
     for j in range(n):
         if sorted(copies[j]) != want:
             errs.append("copy %d: %d tasks differ" % (j, len(set(copies[j]) ^ set(want))))
-    report("forced idle per task", errs, "%d copies of %d tasks, pids shifted by %d"
-           % (n, len(want), m.shift))
+    report("forced idle per task", errs, "%d copies of %d tasks, pids shifted by %d%s"
+           % (n, len(want), m.shift, ", prctl cookies renamed one-to-one per copy"
+              if renamed else ""))
 
     errs = []
     want = [identity_key(w) for w in wi.get("list", [])]
     complete_in = wi.get("not_listed", 0) == 0 and len(want) == wi["count"]
     got = [[] for _ in range(n)]
     for w in wo.get("list", []):
+        if renamed:
+            j = m.cpu(w["cpus"][0])[0]
+            w = dict(w, tasks=[dict(t, cookie=renamed[j].get(t.get("cookie"), t.get("cookie")))
+                               for t in w.get("tasks", [])])
         j, key = window_key(m, w)
         got[j].append(key)
     complete_out = wo.get("not_listed", 0) == 0
