@@ -12,6 +12,11 @@
 #    x 32 by its coreaudit-topology marker (rewritten for the tiled machine);
 #    d-cookies x 32 with its reschedule IPIs written as ipi_send_cpumask
 #    (cpumasks re-encoded at the output's width);
+#  - every window of every copy where coreaudit lists them all (d-cookies x 8,
+#    d-smt4 x 4); else the windows it lists (the first 10000 to end);
+#  - one copy reads, in trace-cmd report, exactly as the input; cookies rebuilt
+#    from prctl (d-prctl); lost events (flags and count set on one page of
+#    the input) kept on each copy's page;
 #  - 128 and 512 CPUs: trace-cmd report reads the tiling and shows N times the
 #    input's events; their audits run when coreaudit accepts CPUs >= 64 and
 #    are skipped, naming coreaudit's refusal, until then.
@@ -88,11 +93,31 @@ audited() {
 	while read -r status rest; do
 		case $status in
 		ok) ok "$name: $rest" ;;
-		*) fail "$name: ${rest#ok }" ;;
+		*) if [ -n "$todo_pattern" ] && echo "$rest" | grep -qF "$todo_pattern"; then
+			todo "$name: ${rest#ok }" "$todo_reason"
+		else
+			fail "$name: ${rest#ok }"
+		fi ;;
 		esac
 	done < "$tap_tmp/$name.cmp"
 	[ -s "$tap_tmp/$name.cmp" ] || fail "$name: compare-tiles.py printed nothing"
 }
+
+# todo WHAT REASON: a known failure of coreaudit, not of the tiling (TAP TODO)
+todo() {
+	tap_count=$((tap_count + 1))
+	echo "not ok $tap_count - $1 # TODO $2"
+}
+todo_pattern=""
+
+# One copy: what trace-cmd reads is the input, event for event.
+for name in d-cookies d-smt4; do
+	python3 "$tile" "$traces/$name.dat" 1 "$tap_tmp/$name-x1.dat" > /dev/null
+	trace-cmd report -i "$traces/$name.dat" > "$tap_tmp/$name.txt" 2> /dev/null
+	trace-cmd report -i "$tap_tmp/$name-x1.dat" > "$tap_tmp/$name-x1.txt" 2> /dev/null
+	check "$name x 1: trace-cmd report of the tiling is the input's, line for line" \
+		cmp -s "$tap_tmp/$name.txt" "$tap_tmp/$name-x1.txt"
+done
 
 # Up to 64 CPUs: per copy, the input's findings.
 tiling cookies-x32-packed "$traces/d-cookies.dat" 32 packed &&
@@ -127,9 +152,47 @@ check "example-x32-split: its coreaudit-topology markers describe the tiled mach
 	"coreaudit-topology $(topology_of example-x32-split)"
 tiling cpumask-x32-packed "$traces/d-cookies.dat" 32 packed --ipi-as-cpumask &&
 	audited cpumask-x32-packed "$traces/d-cookies.dat" 0,1
-check "cpumask-x32-packed: copy 31's IPIs name CPUs 62-63 in 8-byte masks" \
+check "cpumask-x32-packed: copy 31's IPIs name its CPUs, 62 and 63" \
 	test "$(trace-cmd report -i "$tap_tmp/cpumask-x32-packed.dat" 2> /dev/null |
 	grep -o 'cpumask=6[23] ' | sort | uniq -c | wc -l)" = 2
+
+# Few enough windows for coreaudit to list them all (10000): every window of
+# every copy compared.
+tiling cookies-x8-split "$traces/d-cookies.dat" 8 split &&
+	audited cookies-x8-split "$traces/d-cookies.dat" 0,1
+tiling smt4-x4-packed "$traces/d-smt4.dat" 4 packed &&
+	audited smt4-x4-packed "$traces/d-smt4.dat" 0-3
+
+# Cookies rebuilt from prctl calls.  On CPUs 32-63, coreaudit's evidence of
+# an unexplained window shows an IPI's target mask as 0: it keeps the mask in
+# an int (src/checks/isolation.c, line->a = (int)ev->ipi.target_mask).
+tiling prctl-x16-packed "$traces/d-prctl.dat" 16 packed &&
+	audited prctl-x16-packed "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
+todo_pattern="evidence ipi_send_cpu: {'a': 0}"
+todo_reason="coreaudit: evidence of IPIs to CPUs >= 32 shows mask 0 (int cast, isolation.c)"
+tiling prctl-x32-split "$traces/d-prctl.dat" 32 split &&
+	audited prctl-x32-split "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
+todo_pattern=""
+
+# Lost events: the input with 7 events lost before page 40 of CPU 1 (the
+# flags and the stored count set on that page); each copy loses them there.
+trace-cmd convert -i "$traces/d-cookies.dat" -o "$tap_tmp/v6.dat" --file-version 6 \
+	--compression none > /dev/null 2>&1
+cpu1=$(python3 "$top_srcdir/tests/e2e/damage.py" layout "$tap_tmp/v6.dat" | awk '$1 == 1 {print $2}')
+python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = int(sys.argv[3]) + 40 * struct.unpack_from("<I", b, 14)[0]
+commit = struct.unpack_from("<Q", b, at + 8)[0]
+struct.pack_into("<Q", b, at + 16 + (commit & ((1 << 27) - 1)), 7)
+struct.pack_into("<Q", b, at + 8, commit | 3 << 30)
+open(sys.argv[2], "wb").write(b)' "$tap_tmp/v6.dat" "$tap_tmp/lost.dat" "$cpu1"
+tiling lost-x16-packed "$tap_tmp/lost.dat" 16 packed --topology 0,1 &&
+	audited lost-x16-packed "$tap_tmp/lost.dat" 0,1
+check "lost-x16-packed: trace-cmd report shows the 7 lost events on each copy's CPU 1" \
+	test "$(trace-cmd report -i "$tap_tmp/lost-x16-packed.dat" 2> /dev/null |
+	grep -o 'CPU:[0-9]* \[7 EVENTS DROPPED\]' | tr '\n' ' ')" = \
+	"$(for j in $(seq 0 15); do printf 'CPU:%d [7 EVENTS DROPPED] ' $((2 * j + 1)); done)"
 
 # 128 and 512 CPUs: trace-cmd reads them; audits when coreaudit can.
 tiling cookies-x64-packed "$traces/d-cookies.dat" 64 packed &&

@@ -127,7 +127,8 @@ def time_prefix(got, want, windows):
     where = {key: i for i, key in enumerate(want)}
     idx = [where.get(key) for key in got]
     if None in idx:
-        return "%d listed windows are none of the input's" % idx.count(None)
+        return "%d listed windows are none of the input's (first: %s)" % (
+            idx.count(None), difference(got[idx.index(None)], want))
     if idx != sorted(idx) or len(set(idx)) != len(idx):
         return "its listed windows are not in the input's order"
     chosen = set(idx)
@@ -160,6 +161,26 @@ def cookie_renaming(m, inp, out, errs):
         if len(set(mp.values())) != len(mp):
             errs.append("copy %d: two cookies are one of the input's" % j)
     return maps
+
+
+def difference(key, want):
+    """What differs between a window (JSON key) and the input's window of the
+    same start and end."""
+    w = json.loads(key)
+    for other in map(json.loads, want):
+        if (other["start_ns"], other["end_ns"]) != (w["start_ns"], w["end_ns"]):
+            continue
+        fields = sorted(k for k in set(w) | set(other) if w.get(k) != other.get(k))
+        if fields == ["evidence"]:
+            rows = [(json.loads(a), json.loads(b))
+                    for a, b in zip(w["evidence"], other["evidence"]) if a != b]
+            if rows:
+                a, b = rows[0]
+                return "evidence %s: %s, input %s" % (
+                    a.get("event"), {k: a[k] for k in a if a[k] != b.get(k)},
+                    {k: b.get(k) for k in a if a[k] != b.get(k)})
+        return "window at %d: %s differ" % (w["start_ns"], ", ".join(fields))
+    return "window at %d-%d: no input window there" % (w["start_ns"], w["end_ns"])
 
 
 def identity_key(w):

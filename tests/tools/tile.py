@@ -53,6 +53,7 @@ COMMIT_MASK = (1 << 27) - 1
 MISSING_EVENTS = 1 << 31
 MISSING_STORED = 1 << 30
 TS_MSB = 0xf8 << 56
+TS_DELTA_MASK = (1 << 27) - 1
 TYPE_PADDING, TYPE_TIME_EXTEND, TYPE_TIME_STAMP = 29, 30, 31
 PR_SCHED_CORE = 62
 PID_MAX_LIMIT = 1 << 22          # the kernel's, on 64-bit (and coreaudit's pid table)
@@ -199,8 +200,8 @@ class Trace:
 
 
 def records(data, commit, page_ts):
-    """The records of one page, as kbuffer walks them:
-    (kind, ts_before, header bytes, payload) with kind data|raw."""
+    """The records of one page, as kbuffer walks them: (kind, timestamp
+    before, timestamp after, header bytes, payload) with kind data|raw."""
     size = commit & COMMIT_MASK
     pos, ts = 0, page_ts
     while pos + 4 <= size:
@@ -213,22 +214,22 @@ def records(data, commit, page_ts):
             if delta == 0 or end >= size or length == 0:
                 return                                      # the page's tail
             ts += delta
-            yield "raw", before, data[pos:end], b""
+            yield "raw", before, ts, data[pos:end], b""
             pos = end
         elif type_len in (TYPE_TIME_EXTEND, TYPE_TIME_STAMP):
             extend = (struct.unpack_from("<I", data, pos + 4)[0] << 27) + delta
             ts = (extend | (ts & TS_MSB)) if type_len == TYPE_TIME_STAMP else ts + extend
-            yield "raw", before, data[pos:pos + 8], b""
+            yield "raw", before, ts, data[pos:pos + 8], b""
             pos += 8
         elif type_len == 0:
             length = struct.unpack_from("<I", data, pos + 4)[0] - 4
             length = (length + 3) & ~3
             ts += delta
-            yield "data", before, data[pos:pos + 8], data[pos + 8:pos + 8 + length]
+            yield "data", before, ts, data[pos:pos + 8], data[pos + 8:pos + 8 + length]
             pos += 8 + length
         else:
             ts += delta
-            yield "data", before, data[pos:pos + 4], data[pos + 4:pos + 4 + 4 * type_len]
+            yield "data", before, ts, data[pos:pos + 4], data[pos + 4:pos + 4 + 4 * type_len]
             pos += 4 + 4 * type_len
 
 
@@ -485,7 +486,15 @@ class Rewriter:
 
 
 class Stream:
-    """One input CPU's pages, repacked for copy 0, with what changes per copy."""
+    """One input CPU's records, packed into fresh pages for copy 0, with what
+    changes per copy.
+
+    Pages are filled in order; a page with lost-events flags in the input
+    starts a page of its own with those flags (and the stored count), so the
+    loss is reported before the same event as in the input.  Where the next
+    input page's records join the current output page, a time-extend record
+    carries the timestamp from the last record to that page's timestamp; the
+    records' own deltas are kept."""
 
     def __init__(self, rw, trace, cpu):
         self.pages = 0
@@ -495,15 +504,29 @@ class Stream:
         ps, do, room = trace.page_size, trace.data_offset, trace.data_room
         cfmt = "<Q" if trace.commit_size == 8 else "<I"
         lsize = trace.long_size
+        cur = None
+        running = 0
         for page_ts, commit, data in trace.pages(cpu):
             flags = commit & ~COMMIT_MASK & ((1 << (8 * trace.commit_size)) - 1)
             lost = None
             if flags & MISSING_EVENTS and flags & MISSING_STORED:
                 size = commit & COMMIT_MASK
                 lost = data[size:size + lsize]
-            cur, cur_ts, cur_flags = bytearray(), page_ts, flags
-            cap = room - (lsize if lost is not None else 0)
-            for kind, before, header, payload in records(data, commit, page_ts):
+            fresh = cur is None or flags or page_ts < running
+            if not fresh and page_ts > running:
+                gap = page_ts - running
+                if gap >> 59 or len(cur) + 8 > cap:
+                    fresh = True
+                else:
+                    cur += struct.pack("<II", TYPE_TIME_EXTEND | (gap & TS_DELTA_MASK) << 5,
+                                       gap >> 27)
+            if fresh:
+                if cur is not None and (cur or cur_flags):
+                    self.flush(out, cur, cur_ts, cur_flags, cur_lost, ps, do, cfmt)
+                cur, cur_ts, cur_flags, cur_lost = bytearray(), page_ts, flags, lost
+                cap = room - (lsize if lost is not None else 0)
+            running = page_ts
+            for kind, before, after, header, payload in records(data, commit, page_ts):
                 base = len(out) + do
                 if kind == "data":
                     self.events += 1
@@ -514,8 +537,8 @@ class Stream:
                 else:
                     rec, head, rs, rp = header, b"", [], []
                 if len(cur) + len(rec) > cap and cur:
-                    self.flush(out, cur, cur_ts, cur_flags, lost, ps, do, cfmt)
-                    cur, cur_ts, cur_flags, lost, cap = bytearray(), before, 0, None, room
+                    self.flush(out, cur, cur_ts, cur_flags, cur_lost, ps, do, cfmt)
+                    cur, cur_ts, cur_flags, cur_lost, cap = bytearray(), before, 0, None, room
                     base = len(out) + do
                 if len(rec) > cap:
                     die("a record of %d bytes does not fit a page" % len(rec))
@@ -523,7 +546,9 @@ class Stream:
                 sites.extend((at + o, f, d) for o, f, d in rs)
                 patches.extend((at + o, g) for o, g in rp)
                 cur += rec
-            self.flush(out, cur, cur_ts, cur_flags, lost, ps, do, cfmt)
+                running = after
+        if cur is not None and (cur or cur_flags):
+            self.flush(out, cur, cur_ts, cur_flags, cur_lost, ps, do, cfmt)
         self.template = out
         self.patches = patches
         delta = bytearray(len(out))
@@ -565,7 +590,7 @@ def max_pid(trace):
     plans = {i: Plan(f) for i, f in trace.formats.items()}
     for cpu in range(trace.cpus):
         for ts, commit, data in trace.pages(cpu):
-            for kind, _, _, payload in records(data, commit, ts):
+            for kind, _, _, _, payload in records(data, commit, ts):
                 if kind != "data" or len(payload) < 8:
                     continue
                 plan = plans.get(struct.unpack_from("<H", payload, 0)[0])
@@ -588,7 +613,7 @@ def find_topology_marker(trace):
     plans = {i: Plan(f) for i, f in trace.formats.items()}
     for cpu in range(trace.cpus):
         for ts, commit, data in trace.pages(cpu):
-            for kind, _, _, payload in records(data, commit, ts):
+            for kind, _, _, _, payload in records(data, commit, ts):
                 if kind != "data" or len(payload) < 8:
                     continue
                 plan = plans.get(struct.unpack_from("<H", payload, 0)[0])
