@@ -122,6 +122,10 @@ done
 # Up to 64 CPUs: per copy, the input's findings.
 tiling cookies-x32-packed "$traces/d-cookies.dat" 32 packed &&
 	audited cookies-x32-packed "$traces/d-cookies.dat" 0,1
+python3 "$top_srcdir/tests/e2e/compare-forceidle.py" "$tap_tmp/cookies-x32-packed.json" \
+	"$tap_tmp/cookies-x32-packed.tasks" > "$tap_tmp/cookies-x32-packed.fi"
+check "cookies-x32-packed: its .tasks (pids shifted): 64 workload tasks, each within 2% of the kernel" \
+	test "$(awk '$5 < 2 && $5 > -2' "$tap_tmp/cookies-x32-packed.fi" | wc -l)" = 64
 tiling cookies-x32-split "$traces/d-cookies.dat" 32 split &&
 	audited cookies-x32-split "$traces/d-cookies.dat" 0,1
 check "cookies-x32-split: siblings 32 apart (x86 enumeration)" \

@@ -334,7 +334,6 @@ class Plan:
         self.is_marker = fmt.name == "print" and "buf" in fmt.by_name
         self.prctl = (fmt.name == "sys_enter_prctl" and "option" in fmt.by_name and
                       "arg3" in fmt.by_name)
-        self.is_plain = not (self.dyn and self.masks) and not self.is_marker
 
 
 class Rewriter:
@@ -541,7 +540,8 @@ class Stream:
                     cur, cur_ts, cur_flags, cur_lost, cap = bytearray(), before, 0, None, room
                     base = len(out) + do
                 if len(rec) > cap:
-                    die("a record of %d bytes does not fit a page" % len(rec))
+                    die("a record of %d bytes does not fit a %d-byte page (a coreaudit-topology "
+                        "marker of too many CPUs?)" % (len(rec), ps))
                 at = base + len(cur) + len(head)
                 sites.extend((at + o, f, d) for o, f, d in rs)
                 patches.extend((at + o, g) for o, g in rp)
@@ -687,19 +687,22 @@ def write_tiled(trace, tiling, streams, shift, path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="tile.py", usage=__doc__.split("\n\n")[1],
-                                 description=None, add_help=True)
-    ap.add_argument("input")
-    ap.add_argument("copies", type=int)
-    ap.add_argument("output")
-    ap.add_argument("--layout", choices=("packed", "split", "sparse"), default="packed")
-    ap.add_argument("--gap", type=int, default=2)
-    ap.add_argument("--pid-shift", type=int)
-    ap.add_argument("--topology")
-    ap.add_argument("--tasks")
-    ap.add_argument("--text")
-    ap.add_argument("--print-topology", action="store_true")
-    ap.add_argument("--ipi-as-cpumask", action="store_true")
+    ap = argparse.ArgumentParser(prog="tile.py", usage="tile.py [options] IN.dat N OUT.dat",
+                                 description=__doc__.split("\n\n", 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 add_help=True)
+    ap.add_argument("input", help=argparse.SUPPRESS)
+    ap.add_argument("copies", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("output", help=argparse.SUPPRESS)
+    ap.add_argument("--layout", choices=("packed", "split", "sparse"), default="packed",
+                    help=argparse.SUPPRESS)
+    ap.add_argument("--gap", type=int, default=2, help=argparse.SUPPRESS)
+    ap.add_argument("--pid-shift", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--topology", help=argparse.SUPPRESS)
+    ap.add_argument("--tasks", help=argparse.SUPPRESS)
+    ap.add_argument("--text", help=argparse.SUPPRESS)
+    ap.add_argument("--print-topology", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--ipi-as-cpumask", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     started = time.time()
     if args.copies < 1:
