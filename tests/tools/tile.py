@@ -714,6 +714,8 @@ def main(argv=None):
         magic = f.read(12)
     tmp = None
     src = args.input
+    if magic[:10] != b"\x17\x08Dtracing":
+        die("%s: not a trace-cmd trace.dat" % args.input)
     if magic[10:12] != b"6\0":
         fd, tmp = tempfile.mkstemp(suffix=".v6.dat")
         os.close(fd)
