@@ -1,0 +1,208 @@
+#!/bin/bash
+# test-tiling.sh - the audit of a big machine made of copies of a real small
+# one (tests/tools/tile.py) says, per copy, exactly what the audit of the
+# small trace says (tests/tools/compare-tiles.py: verdict; totals N times;
+# forced idle per CPU and per task with pids shifted; co-run windows with
+# their causes, per core).  The real traces are in ../shared/traces
+# (COREAUDIT_TRACES).
+#  - up to 64 CPUs (coreaudit's limit today): d-cookies (1 core x 2 threads)
+#    x 32 and d-smt4 (1 core x 4 threads) x 16, packed and split numbering;
+#    d-cookies x 16 sparse (absent CPUs between copies); d-nocookies x 32 by
+#    its coreaudit-tag markers (pids in markers shifted); the bundled example
+#    x 32 by its coreaudit-topology marker (rewritten for the tiled machine);
+#    d-cookies x 32 with its reschedule IPIs written as ipi_send_cpumask
+#    (cpumasks re-encoded at the output's width);
+#  - every window of every copy where coreaudit lists them all (d-cookies x 8,
+#    d-smt4 x 4); else the windows it lists (the first 10000 to end);
+#  - one copy reads, in trace-cmd report, exactly as the input; cookies rebuilt
+#    from prctl (d-prctl); lost events (flags and count set on one page of
+#    the input) kept on each copy's page;
+#  - 128 and 512 CPUs: trace-cmd report reads the tiling and shows N times the
+#    input's events; their audits run when coreaudit accepts CPUs >= 64 and
+#    are skipped, naming coreaudit's refusal, until then.
+# Every tiling is also read by trace-cmd report: N times the input's events.
+. "$(dirname "$0")/tap.sh"
+traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
+tile="$top_srcdir/tests/tools/tile.py"
+compare="$top_srcdir/tests/tools/compare-tiles.py"
+examples="$top_srcdir/examples"
+
+if [ ! -f "$traces/d-cookies.dat" ]; then
+	skip "no real traces at $traces (set COREAUDIT_TRACES)"
+	exit 0
+fi
+if ! command -v trace-cmd > /dev/null; then
+	skip "trace-cmd is not installed (tile.py converts version 7 input with it)"
+	exit 0
+fi
+hold_cpu_lock
+
+# events FILE: the event lines trace-cmd report shows for FILE
+events() {
+	trace-cmd report -i "$1" 2> /dev/null | grep -cE '\[[0-9]+\] +[0-9]+\.[0-9]+:'
+}
+
+# topology_of NAME: the tiled topology tile.py wrote for $tap_tmp/NAME.dat
+topology_of() {
+	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['topology'])" \
+		"$tap_tmp/$1.tiling.json"
+}
+
+# tiling NAME INPUT COPIES LAYOUT [TILE OPTIONS...]: tile, then count events
+tiling() {
+	local name=$1 input=$2 copies=$3 layout=$4
+	shift 4
+	if ! python3 "$tile" --layout "$layout" "$@" "$input" "$copies" "$tap_tmp/$name.dat" \
+		> "$tap_tmp/$name.out" 2> "$tap_tmp/$name.err"; then
+		fail "$name: tile.py failed"; sed 's/^/# /' "$tap_tmp/$name.err" | head -5
+		return 1
+	fi
+	local key=$(basename "$input")
+	[ -n "${input_events[$key]}" ] || input_events[$key]=$(events "$input")
+	local want=$((copies * ${input_events[$key]})) got=$(events "$tap_tmp/$name.dat")
+	check "$name: trace-cmd report shows $got events ($copies x ${input_events[$key]})" \
+		test "$got" = "$want"
+}
+declare -A input_events
+
+# audited NAME INPUT INPUT-TOPOLOGY|- [AUDIT OPTIONS...]: audit the input and
+# the tiling, same exit; then compare-tiles.py, one check per aspect
+audited() {
+	local name=$1 input=$2 topology=$3 code_in code_out
+	shift 3
+	if [ "$topology" = - ]; then
+		"$coreaudit" audit "$@" --json "$input" > "$tap_tmp/$name.in.json" 2> /dev/null
+	else
+		"$coreaudit" audit -t "$topology" "$@" --json "$input" > "$tap_tmp/$name.in.json" \
+			2> /dev/null
+	fi
+	code_in=$?
+	"$coreaudit" audit -t "$(topology_of "$name")" "$@" --json "$tap_tmp/$name.dat" \
+		> "$tap_tmp/$name.json" 2> "$tap_tmp/$name.audit.err"
+	code_out=$?
+	if [ "$code_out" = 2 ] && grep -q "out of range\|above coreaudit's limit" \
+		"$tap_tmp/$name.audit.err"; then
+		skip "$name: coreaudit audit refuses CPUs >= 64 today (\"$(grep -o \
+			"CPU [0-9]* is out of range [0-9-]*\\|above coreaudit's limit" \
+			"$tap_tmp/$name.audit.err" | head -1)\"): the per-copy comparison runs once it does"
+		return 0
+	fi
+	check "$name: the tiling's audit exits as the input's ($code_in)" test "$code_out" = "$code_in"
+	python3 "$compare" "$tap_tmp/$name.in.json" "$tap_tmp/$name.json" \
+		"$tap_tmp/$name.tiling.json" > "$tap_tmp/$name.cmp" 2>&1
+	while read -r status rest; do
+		case $status in
+		ok) ok "$name: $rest" ;;
+		*) if [ -n "$todo_pattern" ] && echo "$rest" | grep -qF "$todo_pattern"; then
+			todo "$name: ${rest#ok }" "$todo_reason"
+		else
+			fail "$name: ${rest#ok }"
+		fi ;;
+		esac
+	done < "$tap_tmp/$name.cmp"
+	[ -s "$tap_tmp/$name.cmp" ] || fail "$name: compare-tiles.py printed nothing"
+}
+
+# todo WHAT REASON: a known failure of coreaudit, not of the tiling (TAP TODO)
+todo() {
+	tap_count=$((tap_count + 1))
+	echo "not ok $tap_count - $1 # TODO $2"
+}
+todo_pattern=""
+
+# One copy: what trace-cmd reads is the input, event for event.
+for name in d-cookies d-smt4; do
+	python3 "$tile" "$traces/$name.dat" 1 "$tap_tmp/$name-x1.dat" > /dev/null
+	trace-cmd report -i "$traces/$name.dat" > "$tap_tmp/$name.txt" 2> /dev/null
+	trace-cmd report -i "$tap_tmp/$name-x1.dat" > "$tap_tmp/$name-x1.txt" 2> /dev/null
+	check "$name x 1: trace-cmd report of the tiling is the input's, line for line" \
+		cmp -s "$tap_tmp/$name.txt" "$tap_tmp/$name-x1.txt"
+done
+
+# Up to 64 CPUs: per copy, the input's findings.
+tiling cookies-x32-packed "$traces/d-cookies.dat" 32 packed &&
+	audited cookies-x32-packed "$traces/d-cookies.dat" 0,1
+python3 "$top_srcdir/tests/e2e/compare-forceidle.py" "$tap_tmp/cookies-x32-packed.json" \
+	"$tap_tmp/cookies-x32-packed.tasks" > "$tap_tmp/cookies-x32-packed.fi"
+check "cookies-x32-packed: its .tasks (pids shifted): 64 workload tasks, each within 2% of the kernel" \
+	test "$(awk '$5 < 2 && $5 > -2' "$tap_tmp/cookies-x32-packed.fi" | wc -l)" = 64
+tiling cookies-x32-split "$traces/d-cookies.dat" 32 split &&
+	audited cookies-x32-split "$traces/d-cookies.dat" 0,1
+check "cookies-x32-split: siblings 32 apart (x86 enumeration)" \
+	test "$(cut -d' ' -f1-3 < <(topology_of cookies-x32-split))" = "0,32 1,33 2,34"
+tiling smt4-x16-packed "$traces/d-smt4.dat" 16 packed &&
+	audited smt4-x16-packed "$traces/d-smt4.dat" 0-3
+tiling smt4-x16-split "$traces/d-smt4.dat" 16 split &&
+	audited smt4-x16-split "$traces/d-smt4.dat" 0-3
+check "smt4-x16-split: a core's 4 threads 16 apart" \
+	test "$(cut -d' ' -f1-2 < <(topology_of smt4-x16-split))" = "0,16,32,48 1,17,33,49"
+tiling cookies-x16-sparse "$traces/d-cookies.dat" 16 sparse --gap 2 &&
+	audited cookies-x16-sparse "$traces/d-cookies.dat" 0,1
+check "cookies-x16-sparse: 64 CPUs declared, 32 of them with data" \
+	test "$(python3 "$top_srcdir/tests/e2e/damage.py" layout "$tap_tmp/cookies-x16-sparse.dat" |
+	wc -l) $(trace-cmd report -i "$tap_tmp/cookies-x16-sparse.dat" 2> /dev/null |
+	head -1)" = "32 cpus=64"
+tiling nocookies-x32-split "$traces/d-nocookies.dat" 32 split &&
+	audited nocookies-x32-split "$traces/d-nocookies.dat" 0,1 --tags markers
+check "nocookies-x32-split: copy 31's coreaudit-tag markers name its own pids" \
+	test "$(trace-cmd report -i "$tap_tmp/nocookies-x32-split.dat" 2> /dev/null |
+	grep -o 'coreaudit-tag pid=31[0-9][0-9] tag=[AB]' | sort | tr '\n' ' ')" = \
+	"coreaudit-tag pid=3168 tag=A coreaudit-tag pid=3169 tag=B "
+tiling example-x32-split "$examples/coresched-cookies.dat" 32 split &&
+	audited example-x32-split "$examples/coresched-cookies.dat" -
+check "example-x32-split: its coreaudit-topology markers describe the tiled machine" \
+	test "$(trace-cmd report -i "$tap_tmp/example-x32-split.dat" 2> /dev/null |
+	grep -o 'coreaudit-topology .*' | sort -u | sed 's/ *$//')" = \
+	"coreaudit-topology $(topology_of example-x32-split)"
+tiling cpumask-x32-packed "$traces/d-cookies.dat" 32 packed --ipi-as-cpumask &&
+	audited cpumask-x32-packed "$traces/d-cookies.dat" 0,1
+check "cpumask-x32-packed: copy 31's IPIs name its CPUs, 62 and 63" \
+	test "$(trace-cmd report -i "$tap_tmp/cpumask-x32-packed.dat" 2> /dev/null |
+	grep -o 'cpumask=6[23] ' | sort | uniq -c | wc -l)" = 2
+
+# Few enough windows for coreaudit to list them all (10000): every window of
+# every copy compared.
+tiling cookies-x8-split "$traces/d-cookies.dat" 8 split &&
+	audited cookies-x8-split "$traces/d-cookies.dat" 0,1
+tiling smt4-x4-packed "$traces/d-smt4.dat" 4 packed &&
+	audited smt4-x4-packed "$traces/d-smt4.dat" 0-3
+
+# Cookies rebuilt from prctl calls.  On CPUs 32-63, coreaudit's evidence of
+# an unexplained window shows an IPI's target mask as 0: it keeps the mask in
+# an int (src/checks/isolation.c, line->a = (int)ev->ipi.target_mask).
+tiling prctl-x16-packed "$traces/d-prctl.dat" 16 packed &&
+	audited prctl-x16-packed "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
+todo_pattern="evidence ipi_send_cpu: {'a': 0}"
+todo_reason="coreaudit: evidence of IPIs to CPUs >= 32 shows mask 0 (int cast, isolation.c)"
+tiling prctl-x32-split "$traces/d-prctl.dat" 32 split &&
+	audited prctl-x32-split "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
+todo_pattern=""
+
+# Lost events: the input with 7 events lost before page 40 of CPU 1 (the
+# flags and the stored count set on that page); each copy loses them there.
+trace-cmd convert -i "$traces/d-cookies.dat" -o "$tap_tmp/v6.dat" --file-version 6 \
+	--compression none > /dev/null 2>&1
+cpu1=$(python3 "$top_srcdir/tests/e2e/damage.py" layout "$tap_tmp/v6.dat" | awk '$1 == 1 {print $2}')
+python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = int(sys.argv[3]) + 40 * struct.unpack_from("<I", b, 14)[0]
+commit = struct.unpack_from("<Q", b, at + 8)[0]
+struct.pack_into("<Q", b, at + 16 + (commit & ((1 << 27) - 1)), 7)
+struct.pack_into("<Q", b, at + 8, commit | 3 << 30)
+open(sys.argv[2], "wb").write(b)' "$tap_tmp/v6.dat" "$tap_tmp/lost.dat" "$cpu1"
+tiling lost-x16-packed "$tap_tmp/lost.dat" 16 packed --topology 0,1 &&
+	audited lost-x16-packed "$tap_tmp/lost.dat" 0,1
+check "lost-x16-packed: trace-cmd report shows the 7 lost events on each copy's CPU 1" \
+	test "$(trace-cmd report -i "$tap_tmp/lost-x16-packed.dat" 2> /dev/null |
+	grep -o 'CPU:[0-9]* \[7 EVENTS DROPPED\]' | tr '\n' ' ')" = \
+	"$(for j in $(seq 0 15); do printf 'CPU:%d [7 EVENTS DROPPED] ' $((2 * j + 1)); done)"
+
+# 128 and 512 CPUs: trace-cmd reads them; audits when coreaudit can.
+tiling cookies-x64-packed "$traces/d-cookies.dat" 64 packed &&
+	audited cookies-x64-packed "$traces/d-cookies.dat" 0,1
+tiling smt4-x32-split "$traces/d-smt4.dat" 32 split &&
+	audited smt4-x32-split "$traces/d-smt4.dat" 0-3
+tiling cookies-x256-split "$traces/d-cookies.dat" 256 split &&
+	audited cookies-x256-split "$traces/d-cookies.dat" 0,1
+rm -f "$tap_tmp"/*.dat
