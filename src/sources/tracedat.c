@@ -23,6 +23,7 @@
 
 #include "coreaudit/source.h"
 #include "decode.h"
+#include "headprobe.h"
 #include "pages.h"
 #include "zchunks.h"
 
@@ -438,19 +439,19 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	if (!td)
 		return -ENOMEM;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	td->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!td->handle)
-		return fail_with(source, "cannot read as a trace-cmd trace.dat file (truncated or "
-				 "corrupt headers)");
-	td->layout_ret = ca_layout_read(&td->layout, path, tracecmd_get_tep(td->handle), why,
-					sizeof(why));
-	if (td->layout_ret == -EINVAL) {
+	/* Headers checked first, then parsed in a child: libtracecmd may fault on them. */
+	td->layout_ret = ca_layout_read(&td->layout, path, why, sizeof(why));
+	if (td->layout_ret == -EINVAL || ca_headers_probe(path, why, sizeof(why))) {
 		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path,
 			 why);
 		return -EINVAL;
 	}
 	if (td->layout_ret && td->layout_ret != -ENOTSUP)
 		return td->layout_ret;
+	td->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!td->handle)
+		return fail_with(source, "cannot read as a trace-cmd trace.dat file (truncated or "
+				 "corrupt headers)");
 	clock = tracecmd_get_trace_clock(td->handle);
 	snprintf(source->info.clock, sizeof(source->info.clock), "%s", clock ? clock : "local");
 	source->info.cpu_count = tracecmd_cpus(td->handle);

@@ -603,8 +603,7 @@ static int layout_v7(struct ca_layout *layout, int fd, const char **why)
 	return ret;
 }
 
-int ca_layout_read(struct ca_layout *layout, const char *path, struct tep_handle *tep,
-		   char *error, size_t error_len)
+int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size_t error_len)
 {
 	unsigned char head[18];
 	const char *why = NULL;
@@ -620,7 +619,7 @@ int ca_layout_read(struct ca_layout *layout, const char *path, struct tep_handle
 	layout->file_size = (uint64_t)st.st_size;
 	layout->version = head[10] - '0';
 	layout->page_size = (int)le32(head + 14);
-	if (head[12] || tep_is_file_bigendian(tep) || head[11] || layout->page_size < 64 ||
+	if (head[12] || head[11] || layout->page_size < 64 ||
 	    layout->page_size > (1 << 20) || (layout->version != 6 && layout->version != 7))
 		ret = -ENOTSUP;		/* big endian, or unknown: libtracecmd reads it */
 	else if (layout->version == 6)

@@ -36,13 +36,13 @@ struct ca_layout {
 /**
  * ca_layout_read() - the layout of @path's CPU data, from its headers (version
  *                    6) or options (version 7), checking on the way that the
- *                    header page, event formats and kallsyms are intact text
+ *                    header page, event formats and kallsyms are intact text;
+ *                    before libtracecmd reads them (it needs no tep)
  * Return: 0; -ENOTSUP for a file this code does not lay out (big endian, a
  *         latency trace, a compression other than zstd): libtracecmd reads
  *         it; -EINVAL with @error set for damaged headers; -ENOMEM.
  */
-int ca_layout_read(struct ca_layout *layout, const char *path, struct tep_handle *tep,
-		   char *error, size_t error_len);
+int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size_t error_len);
 
 #define CA_PAGE_EMPTY (-1)
 #define CA_PAGE_BAD (-2)

@@ -189,20 +189,35 @@ check "no readable page: exit 3 ($rc) saying so" \
 	"$tap_tmp/run.err"
 
 # The fuzzer's finds inside libtracecmd's header parsing (tests/fuzz/README,
-# finding 5): faults there, in libc called from there (free() of a pointer a
-# damaged header made), or a division by zero are exit 3, not a crash.  Under
-# the sanitizers their interceptors report libtracecmd's own errors first.
-if grep -q -- '-fsanitize=' "$top_builddir/Makefile" 2> /dev/null; then
-	skip "libtracecmd's faults on fuzzed headers: the sanitizers report them first"
-else
-	for file in "$top_srcdir"/tests/fuzz/libtracecmd-crashes/*; do
-		timeout 20 "$coreaudit" audit -t 0,1 "$file" > /dev/null 2> "$tap_tmp/run.err"
-		rc=$?
-		what="fuzzed headers $(basename "$file" | cut -c1-24): exit 3 ($rc) naming the file"
-		if [ "$rc" = 3 ] && grep -q "^coreaudit: $file: " "$tap_tmp/run.err"; then
-			ok "$what"
-		else
-			fail "$what"
-		fi
-	done
-fi
+# finding 5), and a print fmt of the right layout that libtraceevent's
+# parser divides by zero on (same length as the real one, so every check of
+# the layout passes): refused before libtracecmd parses them in the caller
+# (headprobe.c), by the CLI (exit 3 naming the file) and by a library user
+# with no fault guard (audit-lib: exit 3, no crash, no descriptor kept).
+seed="$top_srcdir/tests/fuzz/corpus/tracedat/cookies-p1.dat"
+python3 -c "import sys; d = open(sys.argv[1], 'rb').read()
+assert d.count(b'__get_str(filename)') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'__get_str(filename)', b'__get_str%filename)'))" \
+	"$seed" "$tap_tmp/printfmt.dat"
+mkdir -p "$tap_tmp/headers"
+cp "$top_srcdir"/tests/fuzz/libtracecmd-crashes/* "$tap_tmp/printfmt.dat" "$tap_tmp/headers/"
+for file in "$tap_tmp"/headers/*; do
+	timeout 20 "$coreaudit" audit -t 0,1 "$file" > /dev/null 2> "$tap_tmp/run.err"
+	rc=$?
+	what="fuzzed headers $(basename "$file" | cut -c1-24): exit 3 ($rc) naming the file"
+	if [ "$rc" = 3 ] && grep -q "^coreaudit: $file: damaged headers: " "$tap_tmp/run.err"; then
+		ok "$what"
+	else
+		fail "$what"; sed 's/^/# /' "$tap_tmp/run.err"
+	fi
+done
+check "a print fmt libtraceevent faults on: refused, libtracecmd's fault named" \
+	grep -q "printfmt.dat: damaged headers: libtracecmd faults reading its headers" \
+	<("$coreaudit" audit -t 0,1 "$tap_tmp/printfmt.dat" 2>&1)
+timeout 60 "$top_builddir/tests/e2e/audit-lib" 0,1 "$tap_tmp"/headers/* \
+	> "$tap_tmp/headers.out" 2> "$tap_tmp/headers.err"
+check "fuzzed headers through the library, no guard: every file exit 3, no crash (status $?)" \
+	test "$(grep -c '^3 0 ' "$tap_tmp/headers.out")" = "$(ls "$tap_tmp/headers" | wc -l)"
+check "fuzzed headers through the library: no file descriptor kept" \
+	awk '$1 == "fds" { exit $2 != $3 }' "$tap_tmp/headers.out"
+
