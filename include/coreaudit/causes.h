@@ -31,7 +31,8 @@ enum ca_window_cause {
  * came before the window, and the leaving CPU leaves before its next tick:
  * at most one tick period, 10 ms at the kernel's lowest CONFIG_HZ (100),
  * plus the next tick's delivery, which the tick rules accept up to half a
- * period late (a silence over 1.5 periods is read as a stopped vCPU).
+ * period late (a silence over 1.25 periods is read as a stopped vCPU, and
+ * the overdue tick that ends it refutes nothing).
  * Without tick events a longer window, with no IPI or local wakeup, was
  * caused by no tick.
  */
@@ -67,15 +68,31 @@ struct ca_leaving {
 struct ca_cpu_causes {
 	uint64_t last_resched_ipi;
 	uint64_t last_local_wakeup;
-	uint64_t last_tick;
-	uint64_t tick_seq;
+	uint64_t last_tick;	/* timer interrupt or tick timer, merged within 200 us */
+	uint64_t last_tick_timer;	/* the tick's own hrtimer */
+	uint64_t tick_seq;	/* ticks that refute a pending request */
 	uint64_t last_event;	/* any event on the CPU */
+	uint64_t resumed_at;	/* its first event after a stall (a silence while busy) */
+	bool is_idle;		/* switched to the idle task (a silence there is no stall) */
+};
+
+/* Intervals between one CPU's timer events, of one kind (struct ca_causes). */
+struct ca_tick_intervals {
+	uint32_t counts[CA_TICK_BUCKETS];
+	uint64_t sums_ns[CA_TICK_BUCKETS];
+	uint32_t total;
 };
 
 struct ca_causes {
 	struct ca_cpu_causes cpus[CA_MAX_CPUS];
-	uint32_t tick_intervals[CA_TICK_BUCKETS];
-	uint32_t tick_interval_count;
+	/*
+	 * The tick period from the tick's own hrtimer when the trace has it;
+	 * else from timer interrupts, which other hrtimers (a task's sleep)
+	 * also raise: their intervals are shorter and irregular.
+	 */
+	struct ca_tick_intervals timer_interrupts;
+	struct ca_tick_intervals tick_timers;
+	uint64_t period_ns;	/* 0 until enough intervals were seen */
 	bool lacks_tick_events;	/* the trace has none: a tick may explain what it shows not */
 	bool has_seen_tick;	/* any CPU's: until then (or ever), ticks are not told */
 };
@@ -125,7 +142,7 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 
 /**
  * ca_causes_add_stalled() - add to @leaving what of [@from, @now) lay in a
- *                           silence of its CPU ending at @now: longer than 1.5
+ *                           silence of its CPU ending at @now: longer than 1.25
  *                           tick periods, a vCPU the host had stopped; call
  *                           before tracking the event at @now
  */

@@ -110,6 +110,11 @@ struct ca_ipi {
 	bool is_callsite_known;	/* a reschedule IPI whose callsite the trace names */
 };
 
+/* A timer interrupt (local_timer_entry), or the tick's own hrtimer (tick_*). */
+struct ca_tick {
+	bool is_tick_timer;	/* hrtimer_expire_entry of tick_*: the tick itself */
+};
+
 struct ca_event {
 	uint64_t ts;		/* nanoseconds, the trace's own clock */
 	int cpu;
@@ -126,6 +131,7 @@ struct ca_event {
 		int64_t prctl_ret;
 		struct ca_cookie_probe cookie;
 		struct ca_ipi ipi;
+		struct ca_tick tick;
 		struct ca_lost lost;
 		char marker[CA_MARKER_LEN];	/* NUL-terminated */
 	};

@@ -24,6 +24,7 @@
 #define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
 #define TICK_BUCKET_NS 250000ull
 #define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
+#define PERIOD_REFRESH 64		/* intervals between two estimates of the period */
 
 static const char *const cause_names[CA_CAUSE_COUNT] = {
 	[CA_CAUSE_RESCHED_IPI] = "resched-ipi",
@@ -67,20 +68,80 @@ void ca_causes_init(struct ca_causes *causes, bool has_tick_events)
 	causes->lacks_tick_events = !has_tick_events;
 }
 
-static void count_tick_interval(struct ca_causes *causes, uint64_t interval)
+/*
+ * The tick period: the mean interval around the most common one, between
+ * the tick timer's expiries when the trace has them, else between timer
+ * interrupts; 0 while fewer than MIN_TICK_INTERVALS were seen.
+ */
+static uint64_t estimate_period(const struct ca_causes *causes)
+{
+	const struct ca_tick_intervals *t = causes->tick_timers.total >= MIN_TICK_INTERVALS ?
+					    &causes->tick_timers : &causes->timer_interrupts;
+	uint64_t sum = 0, count = 0;
+	int best = 0;
+
+	if (t->total < MIN_TICK_INTERVALS)
+		return 0;
+	for (int i = 1; i < CA_TICK_BUCKETS; i++)
+		if (t->counts[i] > t->counts[best])
+			best = i;
+	for (int i = best > 0 ? best - 1 : 0; i <= best + 1 && i < CA_TICK_BUCKETS; i++) {
+		sum += t->sums_ns[i];
+		count += t->counts[i];
+	}
+	return sum / count;
+}
+
+static void count_tick_interval(struct ca_causes *causes, struct ca_tick_intervals *t,
+				uint64_t interval)
 {
 	uint64_t bucket = interval / TICK_BUCKET_NS;
 
-	if (bucket < CA_TICK_BUCKETS) {
-		causes->tick_intervals[bucket]++;
-		causes->tick_interval_count++;
+	if (bucket >= CA_TICK_BUCKETS)
+		return;
+	t->counts[bucket]++;
+	t->sums_ns[bucket] += interval;
+	/* Settled once known: estimated again every PERIOD_REFRESH intervals. */
+	if (++t->total == MIN_TICK_INTERVALS || !(t->total % PERIOD_REFRESH))
+		causes->period_ns = estimate_period(causes);
+}
+
+/* A running CPU shows an event at least every tick; a longer silence is a stopped vCPU. */
+static bool is_stall(const struct ca_causes *causes, uint64_t silence)
+{
+	return causes->period_ns && silence > causes->period_ns + causes->period_ns / 4;
+}
+
+/*
+ * A tick refutes a pending request (the CPU returned from an interrupt and
+ * did not act on it) unless it is the overdue tick that a stopped vCPU
+ * takes as it resumes: that one came in the middle of the work the stop
+ * interrupted.
+ */
+static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const struct ca_event *ev)
+{
+	causes->has_seen_tick = true;
+	if (ev->tick.is_tick_timer) {
+		if (c->last_tick_timer)
+			count_tick_interval(causes, &causes->tick_timers, ev->ts - c->last_tick_timer);
+		c->last_tick_timer = ev->ts;
 	}
+	if (c->last_tick && ev->ts - c->last_tick <= TICK_MERGE_NS)
+		return;
+	if (c->last_tick)
+		count_tick_interval(causes, &causes->timer_interrupts, ev->ts - c->last_tick);
+	if (!c->resumed_at || ev->ts - c->resumed_at > TICK_MERGE_NS)
+		c->tick_seq++;
+	c->last_tick = ev->ts;
 }
 
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 {
 	struct ca_cpu_causes *c = &causes->cpus[ev->cpu];
 
+	if (ev->kind != CA_EV_LOST && c->last_event && !c->is_idle &&
+	    is_stall(causes, ev->ts - c->last_event))
+		c->resumed_at = ev->ts;
 	switch (ev->kind) {
 	case CA_EV_IPI:
 		for (int cpu = 0; ev->ipi.is_resched && cpu < 64 && cpu < CA_MAX_CPUS; cpu++)
@@ -92,13 +153,10 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 			c->last_local_wakeup = ev->ts;
 		break;
 	case CA_EV_TICK:
-		causes->has_seen_tick = true;
-		if (!c->last_tick || ev->ts - c->last_tick > TICK_MERGE_NS) {
-			if (c->last_tick)
-				count_tick_interval(causes, ev->ts - c->last_tick);
-			c->tick_seq++;
-			c->last_tick = ev->ts;
-		}
+		note_tick(causes, c, ev);
+		break;
+	case CA_EV_SWITCH:
+		c->is_idle = ev->sw.next_pid == 0;
 		break;
 	default:
 		break;
@@ -162,27 +220,14 @@ struct ca_leaving ca_causes_capture(const struct ca_causes *causes, const struct
 	return leaving;
 }
 
-/* The tick period: the most common interval between a CPU's ticks; 0 unknown. */
-static uint64_t tick_period(const struct ca_causes *causes)
-{
-	int best = 0;
-
-	if (causes->tick_interval_count < MIN_TICK_INTERVALS)
-		return 0;
-	for (int i = 1; i < CA_TICK_BUCKETS; i++)
-		if (causes->tick_intervals[i] > causes->tick_intervals[best])
-			best = i;
-	return (best + 1) * TICK_BUCKET_NS;
-}
-
-/* A running CPU shows an event at least every tick; a longer silence is a stopped vCPU. */
+/* What of [@from, @now) lay in a silence of @cpu ending at @now that was a stall. */
 static uint64_t stalled(const struct ca_causes *causes, int cpu, uint64_t from, uint64_t now)
 {
-	uint64_t period = tick_period(causes), last = causes->cpus[cpu].last_event;
+	uint64_t last = causes->cpus[cpu].last_event;
 
-	if (!period || !last || now - last <= period + period / 2)
+	if (!last || last >= now || !is_stall(causes, now - last))
 		return 0;
-	return now > from && last < now ? now - (last > from ? last : from) : 0;
+	return now > from ? now - (last > from ? last : from) : 0;
 }
 
 void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *leaving,

@@ -370,6 +370,8 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		decode_ipi(d, rec, ev);
 		break;
 	case CA_EV_TICK:
+		ev->tick.is_tick_timer = d->is_hrtimer;
+		break;
 	case CA_EV_LOST:
 	case CA_EV_KIND_COUNT:
 		break;

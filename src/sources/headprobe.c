@@ -59,11 +59,11 @@ static int wait_child(pid_t pid, int *status)
 
 int ca_headers_probe(const char *path, char *error, size_t error_len)
 {
+	char how[64];
 	pid_t pid;
 	int status;
 
-	fflush(NULL);	/* the child must not write the caller's buffered output again */
-	pid = fork();
+	pid = fork();	/* the child ends with _exit(): the caller's stdio buffers stay its own */
 	if (pid < 0)
 		return 0;
 	if (pid == 0)
@@ -73,14 +73,13 @@ int ca_headers_probe(const char *path, char *error, size_t error_len)
 	if (WIFEXITED(status) &&
 	    (WEXITSTATUS(status) == CHILD_OPENED || WEXITSTATUS(status) == CHILD_REFUSED))
 		return 0;
+	/* A sanitizer in the child turns a fault into its own exit status. */
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-		snprintf(error, error_len, "libtracecmd does not finish reading its headers "
-			 "(%d s)", CHILD_SECONDS);
+		snprintf(how, sizeof(how), "not done in %d s", CHILD_SECONDS);
 	else if (WIFSIGNALED(status))
-		snprintf(error, error_len, "libtracecmd faults reading its headers (%s)",
-			 strsignal(WTERMSIG(status)));
+		snprintf(how, sizeof(how), "%s", strsignal(WTERMSIG(status)));
 	else
-		snprintf(error, error_len, "libtracecmd fails reading its headers (exit %d)",
-			 WEXITSTATUS(status));
+		snprintf(how, sizeof(how), "exit %d", WEXITSTATUS(status));
+	snprintf(error, error_len, "libtracecmd faults reading its headers (%s)", how);
 	return -EINVAL;
 }

@@ -514,12 +514,14 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 	}
 	if (!strcmp(name, "local_timer_entry")) {
 		ev->kind = CA_EV_TICK;
+		ev->tick.is_tick_timer = false;
 		return 0;
 	}
 	if (strcmp(name, "hrtimer_expire_entry"))
 		return 1;	/* an event coreaudit does not use */
 	/* Only the tick's timer: "function=tick_nohz_handler/0x0" */
 	ev->kind = CA_EV_TICK;
+	ev->tick.is_tick_timer = true;
 	if (field_string(fields, "function", function, sizeof(function)))
 		return -EINVAL;
 	return strncmp(function, "tick_", 5) ? 1 : 0;

@@ -87,3 +87,12 @@ void sc_tick(struct trace_text *t, int cpu, uint64_t ts, int pid)
 	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, "local_timer_entry",
 		   "vector=236");
 }
+
+void sc_tick_timer(struct trace_text *t, int cpu, uint64_t ts, int pid)
+{
+	char when[32];
+
+	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, "hrtimer_expire_entry",
+		   "hrtimer=0xffff88803e920458 now=%llu function=tick_nohz_handler/0x0",
+		   (unsigned long long)ts);
+}

@@ -21,6 +21,8 @@ void sc_marker(struct trace_text *t, int cpu, uint64_t ts, int pid, const char *
 void sc_fork(struct trace_text *t, int cpu, uint64_t ts, int parent, int child);
 void sc_ipi(struct trace_text *t, int cpu, uint64_t ts, int pid, int target);
 void sc_tick(struct trace_text *t, int cpu, uint64_t ts, int pid);
+/* The tick's own hrtimer expiring (hrtimer_expire_entry, function tick_nohz_handler). */
+void sc_tick_timer(struct trace_text *t, int cpu, uint64_t ts, int pid);
 void sc_prctl(struct trace_text *t, int cpu, uint64_t ts, int pid, int cmd, int target,
 	      int scope, long ret);
 

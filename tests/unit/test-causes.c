@@ -186,19 +186,29 @@ END_TEST
  * A stalled vCPU: both CPUs tick every 4 ms from 4 ms to 36 ms (the tick
  * period, learnt from 16 intervals); CPU0 switches to 100 at 40 ms + 10 us.
  * Rows: CPU1 goes silent after its 36 ms tick until RESUME (its vCPU was not
- * running), or keeps ticking; it leaves at LEAVE.  A window during which the
- * leaving CPU showed signs of running for less than the grace (200 us) is a
- * vcpu-stall; one it ran through is unexplained.
+ * running: the silence is over 1.25 periods), or keeps ticking; with
+ * IS_FRESH its task 200 switched in again at 36.5 ms, after that tick; a
+ * tick at RETICK (0: none) after it resumed; it leaves at LEAVE.
+ * - The overdue tick that a resumed vCPU takes refutes nothing: the tick
+ *   that set need-resched before the stall explains the window, until an
+ *   on-time tick after the resume (then unexplained).
+ * - No tick since its switch: a window during which the leaving CPU showed
+ *   signs of running for less than the grace (200 us) is a vcpu-stall; one
+ *   it ran through is unexplained.
  */
 static const struct {
-	bool is_silent;
-	uint64_t resume, leave;
+	bool is_silent, is_fresh;
+	uint64_t resume, retick, leave;
 	enum ca_window_cause cause;
 	enum ca_exit_code code;
 } stall_rows[] = {
-	{ true, 46 * MS + 900 * US, 47 * MS, CA_CAUSE_VCPU_STALL, CA_EXIT_PASS },
-	{ true, 46 * MS + 500 * US, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
-	{ false, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+	{ true, false, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_EXIT_PASS },
+	{ true, false, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_EXIT_PASS },
+	{ true, false, 44 * MS + 500 * US, 48 * MS + 500 * US, 48 * MS + 600 * US,
+	  CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+	{ true, true, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_VCPU_STALL, CA_EXIT_PASS },
+	{ true, true, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+	{ false, false, 44 * MS + 5 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
 };
 
 START_TEST(test_stalled_vcpu)
@@ -211,17 +221,62 @@ START_TEST(test_stalled_vcpu)
 		sc_tick(&t, 0, T0 + ms * MS, 0);
 		sc_tick(&t, 1, T0 + ms * MS + 5 * US, 200);
 	}
+	if (stall_rows[_i].is_fresh) {
+		sc_switch(&t, 1, T0 + 36 * MS + 300 * US, 200, "S", 0, true, 9, 0);
+		sc_switch(&t, 1, T0 + 36 * MS + 500 * US, 0, "R", 200, true, 0, 9);
+	}
 	if (!stall_rows[_i].is_silent)
 		sc_tick(&t, 1, T0 + 40 * MS + 5 * US, 200);
 	sc_switch(&t, 0, T0 + 40 * MS + 10 * US, 0, "R", 100, true, 0, 7);
-	sc_tick(&t, 1, T0 + (stall_rows[_i].is_silent ? stall_rows[_i].resume : 44 * MS + 5 * US),
-		200);
+	sc_tick(&t, 1, T0 + stall_rows[_i].resume, 200);
+	if (stall_rows[_i].retick)
+		sc_tick(&t, 1, T0 + stall_rows[_i].retick, 200);
 	sc_switch(&t, 1, T0 + stall_rows[_i].leave, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
 	ck_assert_int_eq(run(&t, &audit, 0), stall_rows[_i].code);
 	ck_assert_int_eq(audit.isolation.list[0].cause, stall_rows[_i].cause);
 	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
-			  6 * MS + 990 * US);
+			  stall_rows[_i].leave - 40 * MS - 10 * US);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * The tick period comes from the tick's own timer, not from every timer
+ * interrupt: both CPUs tick every 4 ms (interrupt and tick timer) and take
+ * another timer interrupt 1 ms after each tick (a task's sleep), so timer
+ * interrupts come 1 and 3 ms apart.  CPU1's task 200 switches in again at
+ * 37.2 ms, after its last interrupt; CPU0 switches to 100 at 38 ms; CPU1
+ * shows nothing until 39.7 ms (2.5 ms: less than a tick period, no stall)
+ * and leaves at 39.75 ms.  Unexplained; read from the interrupts alone, the
+ * period would be 1.25 ms and the silence a stall.
+ */
+START_TEST(test_tick_period_from_tick_timer)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	for (uint64_t ms = 4; ms <= 36; ms += 4) {
+		for (int cpu = 0; cpu < 2; cpu++) {
+			sc_tick(&t, cpu, T0 + ms * MS + cpu * 5 * US, cpu ? 200 : 0);
+			sc_tick_timer(&t, cpu, T0 + ms * MS + cpu * 5 * US + 3 * US, cpu ? 200 : 0);
+		}
+		for (int cpu = 0; cpu < 2; cpu++)
+			sc_tick(&t, cpu, T0 + (ms + 1) * MS + cpu * 5 * US, cpu ? 200 : 0);
+	}
+	sc_switch(&t, 1, T0 + 37 * MS + 100 * US, 200, "S", 0, true, 9, 0);
+	sc_switch(&t, 1, T0 + 37 * MS + 200 * US, 0, "R", 200, true, 0, 9);
+	sc_switch(&t, 0, T0 + 38 * MS, 0, "R", 100, true, 0, 7);
+	sc_tick(&t, 1, T0 + 39 * MS + 700 * US, 200);
+	sc_switch(&t, 1, T0 + 39 * MS + 750 * US, 200, "R", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+			  1 * MS + 750 * US);
+	ck_assert_uint_eq(audit.isolation.causes.period_ns, 4 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -455,6 +510,7 @@ Suite *causes_suite(void)
 	tcase_add_test(tc, test_local_wakeup_explains);
 	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
 	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));
+	tcase_add_test(tc, test_tick_period_from_tick_timer);
 	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
 	tcase_add_loop_test(tc, test_no_tick_events, 0,
 			    sizeof(tickless_rows) / sizeof(tickless_rows[0]));

@@ -22,14 +22,24 @@ ok "kernel: $bzimage"
 COREAUDIT_BIN="$top_builddir/.libs/coreaudit" "$here/build-initramfs.sh" \
 	"$tap_tmp/initramfs.cpio.gz" || { fail "initramfs"; exit 0; }
 
+# The emulator's own fault: under multi-threaded TCG a vCPU can run a stale
+# translation of kernel text that the other is patching (text_poke_bp, as
+# trace-cmd enables events), and the guest oopses on the int3 it left there.
+# That guest is recorded once more; any other failure is the harness's.
+is_emulator_fault() { grep -q 'Oops: int3' "$1" && grep -q 'text_poke' "$1"; }
+
 run() {	# run NAME VARIANT SMP GROUPS
-	local started=$SECONDS
-	if "$here/run-vm.sh" "$bzimage" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" "$4" \
-		"$seconds" 2> "$tap_tmp/$1.err"; then
-		ok "$1: recorded in the guest ($2, $3: $4) in $((SECONDS - started)) s"
-	else
-		fail "$1: no trace from the guest"; sed 's/^/# /' "$tap_tmp/$1.err"
-	fi
+	local started=$SECONDS attempt
+	for attempt in 1 2; do
+		if "$here/run-vm.sh" "$bzimage" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" \
+			"$4" "$seconds" 2> "$tap_tmp/$1.err"; then
+			ok "$1: recorded in the guest ($2, $3: $4) in $((SECONDS - started)) s"
+			return
+		fi
+		is_emulator_fault "$results/$1/console.log" || break
+		echo "# $1: the guest oopsed in its own text patching (the emulator's fault); again"
+	done
+	fail "$1: no trace from the guest"; sed 's/^/# /' "$tap_tmp/$1.err"
 }
 
 audit() {	# audit NAME [OPTIONS]: JSON in $tap_tmp/NAME.json, exit code in $code
@@ -41,6 +51,13 @@ audit() {	# audit NAME [OPTIONS]: JSON in $tap_tmp/NAME.json, exit code in $code
 
 unexplained() { json_get "len([w for w in d['windows']['list'] if w['cause'] == 'unexplained'
 	and w['kind'] != 'unknown' and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
+
+# The evidence of each unexplained window of 200 us or more (the text report's).
+show_unexplained() {	# NAME
+	[ "$(unexplained "$1")" = 0 ] && return
+	"$coreaudit" audit "$results/$1/trace.dat" 2> /dev/null |
+		sed -n '/^unexplained windows/,/^$/p' | head -40 | sed "s/^/# $1: /"
+}
 
 show_windows() { json_get "'windows of %s: %d, by cause %s; skew p50 %.1f us, p99 %.1f us, max %.1f us' % ('$1',
 	d['windows']['count'], {k: v['count'] for k, v in d['windows']['by_cause'].items()},
@@ -63,6 +80,7 @@ audit cookies
 show_windows cookies
 check "cookies: passes (exit $code)" test "$code" = 0
 check "cookies: no unexplained window of 200 us or more" test "$(unexplained cookies)" = 0
+show_unexplained cookies
 check_forced_idle cookies 2
 
 # 2. The same groups without cookies: tags must find them sharing the core.
@@ -88,6 +106,7 @@ run mixed probe smt2 A:1:60:1:o,U:1:60:0:o
 audit mixed
 show_windows mixed
 check "mixed: no unexplained window of 200 us or more" test "$(unexplained mixed)" = 0
+show_unexplained mixed
 check_forced_idle mixed 2
 
 # 4. SMT4: the groups of 1 on 1 core x 4 threads.  One task per group keeps
@@ -103,8 +122,7 @@ show_windows smt4
 check "smt4: every co-run window classified, none unknown" test \
 	"$(json_get "d['windows']['by_cause']['unknown']['count']" < "$tap_tmp/smt4.json")" = 0
 echo "# smt4: unexplained windows of 200 us or more (shown, not held): $(unexplained smt4)"
-"$coreaudit" audit "$results/smt4/trace.dat" 2> /dev/null | sed -n '/^unexplained windows/,/^$/p' |
-	head -12 | sed 's/^/# /'
+show_unexplained smt4
 check_forced_idle smt4 2
 
 # Rules: a SCHED_FIFO group with a cookie of its own is alone on its core.
