@@ -613,10 +613,8 @@ static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
 		ret = ca_source_read(source, ca_stream_push, &run->stream);
 	if (!ret)
 		ret = ca_stream_flush(&run->stream);
-	if (!ret && run->is_ready) {
-		ret = audit->isolation.base.error ? audit->isolation.base.error
-						  : audit->forcedidle.base.error;
-	}
+	if (!ret && run->is_ready)
+		ret = ca_state_check_error(&audit->state);
 	audit->is_topology_from_option = run->is_topology_from_option;
 	audit->is_marker_different = run->stream.has_marker && run->stream.is_marker_different;
 	snprintf(audit->topology_marker, sizeof(audit->topology_marker), "%s",
@@ -627,7 +625,12 @@ static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
 	if (!audit->events)
 		return fail_input(audit, CA_EXIT_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
-	ca_state_finish(&audit->state);
+	ret = ca_state_finish(&audit->state);
+	if (ret == -ENOMEM)
+		return fail_input(audit, CA_EXIT_INPUT, "%s: out of memory", audit->opts.path);
+	if (ret)
+		return fail_input(audit, CA_EXIT_INPUT, "%s: audit stopped: %s", audit->opts.path,
+				  strerror(-ret));
 	return decide(audit);
 }
 

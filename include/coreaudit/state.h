@@ -118,8 +118,16 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
  * ca_state_finish() - close the trace at its last timestamp: a CPU still
  *                     unobserved then becomes unknown from where that began;
  *                     then every check's finish.
+ * Return: 0, or the first error of any check (ca_state_check_error()).
  */
-void ca_state_finish(struct ca_state *state);
+int ca_state_finish(struct ca_state *state);
+
+/**
+ * ca_state_check_error() - the first error any check has met so far, in the
+ *                          order they were added
+ * Return: 0, or a negative errno (-ENOMEM).
+ */
+int ca_state_check_error(const struct ca_state *state);
 
 /**
  * ca_state_identity() - the identity (cookie or tag id) that decides whether

@@ -23,7 +23,7 @@
 
 #include "coreaudit/source.h"
 #include "decode.h"
-#include "headprobe.h"
+#include "probe.h"
 #include "pages.h"
 #include "zchunks.h"
 
@@ -347,10 +347,15 @@ static int load_data(struct emit_ctx *emit)
 	struct tracedat *td = emit->td;
 	int ret = 0;
 
+	char why[200];
+
 	if (!td->layout_ret)
 		ret = check_extents(emit->source, &td->layout);
 	if (!ret && !td->layout_ret)
 		ret = check_pages(emit);
+	/* A layout coreaudit does not read: no page was checked, libtracecmd reads them. */
+	if (!ret && td->layout_ret && ca_probe_records(emit->source->path, why, sizeof(why)))
+		ret = fail_with(emit->source, why);
 	if (ret)
 		return ret;
 	if (tracecmd_init_data(td->handle) < 0) {
@@ -441,7 +446,7 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	/* Headers checked first, then parsed in a child: libtracecmd may fault on them. */
 	td->layout_ret = ca_layout_read(&td->layout, path, why, sizeof(why));
-	if (td->layout_ret == -EINVAL || ca_headers_probe(path, why, sizeof(why))) {
+	if (td->layout_ret == -EINVAL || ca_probe_headers(path, why, sizeof(why))) {
 		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path,
 			 why);
 		return -EINVAL;

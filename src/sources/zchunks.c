@@ -619,8 +619,11 @@ int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size
 	layout->file_size = (uint64_t)st.st_size;
 	layout->version = head[10] - '0';
 	layout->page_size = (int)le32(head + 14);
-	if (head[12] || head[11] || layout->page_size < 64 ||
-	    layout->page_size > (1 << 20) || (layout->version != 6 && layout->version != 7))
+	if (!head[11] && !head[12] && (layout->page_size & (layout->page_size - 1))) {
+		why = "the page size is no power of two (no kernel writes such pages)";
+		ret = -EINVAL;
+	} else if (head[12] || head[11] || layout->page_size < 64 ||
+		 layout->page_size > (1 << 20) || (layout->version != 6 && layout->version != 7))
 		ret = -ENOTSUP;		/* big endian, or unknown: libtracecmd reads it */
 	else if (layout->version == 6)
 		ret = layout_v6(layout, fd, &why);

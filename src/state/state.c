@@ -544,7 +544,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	return ret;
 }
 
-void ca_state_finish(struct ca_state *state)
+int ca_state_finish(struct ca_state *state)
 {
 	for (int cpu = 0; cpu < state->topo.cpu_count && cpu < CA_MAX_CPUS; cpu++) {
 		struct ca_cpu *c = &state->cpus[cpu];
@@ -557,7 +557,17 @@ void ca_state_finish(struct ca_state *state)
 	}
 	state_begin_all(state, state->last_ts);
 	for (int i = 0; i < state->check_count; i++)
-		state->checks[i]->finish(state->checks[i], state, state->last_ts);
+		if (state->checks[i]->finish)
+			state->checks[i]->finish(state->checks[i], state, state->last_ts);
+	return ca_state_check_error(state);
+}
+
+int ca_state_check_error(const struct ca_state *state)
+{
+	for (int i = 0; i < state->check_count; i++)
+		if (state->checks[i]->error)
+			return state->checks[i]->error;
+	return 0;
 }
 
 const char *ca_cookie_source_name(enum ca_cookie_source source)

@@ -188,12 +188,14 @@ check "no readable page: exit 3 ($rc) saying so" \
 	grep -q "none.dat: no event can be read: the CPU data are damaged (first on CPU 0" \
 	"$tap_tmp/run.err"
 
-# The fuzzer's finds inside libtracecmd's header parsing (tests/fuzz/README,
-# finding 5), and a print fmt of the right layout that libtraceevent's
-# parser divides by zero on (same length as the real one, so every check of
-# the layout passes): refused before libtracecmd parses them in the caller
-# (headprobe.c), by the CLI (exit 3 naming the file) and by a library user
-# with no fault guard (audit-lib: exit 3, no crash, no descriptor kept).
+# The fuzzer's finds inside libtracecmd (tests/fuzz/README, findings 5 and
+# 6), a print fmt of the right layout that libtraceevent's parser divides by
+# zero on (same length as the real one, so every check of the layout
+# passes), and finding 6 with a page size coreaudit does not lay out (2 MiB:
+# libtracecmd reads its pages unchecked, and faults): refused before
+# libtracecmd reads them in the caller (probe.c), by the CLI (exit 3 naming
+# the file) and by a library user with no fault guard (audit-lib: exit 3,
+# no crash, no descriptor kept).
 seed="$top_srcdir/tests/fuzz/corpus/tracedat/cookies-p1.dat"
 python3 -c "import sys; d = open(sys.argv[1], 'rb').read()
 assert d.count(b'__get_str(filename)') == 1
@@ -205,7 +207,7 @@ for file in "$tap_tmp"/headers/*; do
 	timeout 20 "$coreaudit" audit -t 0,1 "$file" > /dev/null 2> "$tap_tmp/run.err"
 	rc=$?
 	what="fuzzed headers $(basename "$file" | cut -c1-24): exit 3 ($rc) naming the file"
-	if [ "$rc" = 3 ] && grep -q "^coreaudit: $file: damaged headers: " "$tap_tmp/run.err"; then
+	if [ "$rc" = 3 ] && grep -q "^coreaudit: $file: " "$tap_tmp/run.err"; then
 		ok "$what"
 	else
 		fail "$what"; sed 's/^/# /' "$tap_tmp/run.err"
@@ -214,6 +216,12 @@ done
 check "a print fmt libtraceevent faults on: refused, libtracecmd's fault named" \
 	grep -q "printfmt.dat: damaged headers: libtracecmd faults reading its headers" \
 	<("$coreaudit" audit -t 0,1 "$tap_tmp/printfmt.dat" 2>&1)
+check "a page size coreaudit does not read, pages libtracecmd faults on: refused, named" \
+	grep -q "pagesize-2m-28d38f234890ac3cf57376e08860281e85346d4e: libtracecmd faults reading its CPU data" \
+	<("$coreaudit" audit -t 0,1 "$tap_tmp/headers/pagesize-2m-28d38f234890ac3cf57376e08860281e85346d4e" 2>&1)
+check "a page size of no power of two: damaged headers" \
+	grep -q "tracedat-crash-28d38f234890ac3cf57376e08860281e85346d4e: damaged headers: the page size is no power of two" \
+	<("$coreaudit" audit -t 0,1 "$tap_tmp/headers/tracedat-crash-28d38f234890ac3cf57376e08860281e85346d4e" 2>&1)
 timeout 60 "$top_builddir/tests/e2e/audit-lib" 0,1 "$tap_tmp"/headers/* \
 	> "$tap_tmp/headers.out" 2> "$tap_tmp/headers.err"
 check "fuzzed headers through the library, no guard: every file exit 3, no crash (status $?)" \

@@ -2,6 +2,7 @@
  * test-audit.c - whole audits: lost events, topology sources, and every kind
  * of bad input with its exit code and message.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -16,6 +17,41 @@ static void two_task_trace(struct trace_text *t)
 	sc_switch(t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	sc_switch(t, 1, T0 + 10 * MS, 200, "S", 0, true, 7, 0);
 }
+
+/* A check whose finish meets an error (an allocation failed while closing its windows). */
+static void finish_out_of_memory(struct ca_check *check, const struct ca_state *state,
+				 uint64_t end_ts)
+{
+	(void)state;
+	(void)end_ts;
+	check->error = -ENOMEM;
+}
+
+/*
+ * Any check's error reaches the caller, whichever check it is and whenever
+ * it happens (during the trace or in finish); a check may leave any hook
+ * NULL, finish included.
+ */
+START_TEST(test_check_errors_reach_the_caller)
+{
+	struct ca_check quiet = { .name = "quiet" };
+	struct ca_check failing = { .name = "failing", .finish = finish_out_of_memory };
+	struct ca_check early = { .name = "early", .error = -ERANGE };
+	struct ca_topology topo;
+	struct ca_state state;
+	char err[100];
+
+	ck_assert_int_eq(ca_topology_parse("0,1", &topo, err, sizeof(err)), 0);
+	ck_assert_int_eq(ca_state_init(&state, &topo, CA_IDENTITY_COOKIE), 0);
+	ck_assert_int_eq(ca_state_add_check(&state, &quiet), 0);
+	ck_assert_int_eq(ca_state_add_check(&state, &failing), 0);
+	ck_assert_int_eq(ca_state_check_error(&state), 0);
+	ck_assert_int_eq(ca_state_finish(&state), -ENOMEM);
+	ck_assert_int_eq(ca_state_add_check(&state, &early), 0);
+	ck_assert_int_eq(ca_state_check_error(&state), -ENOMEM);	/* the first one added */
+	ca_state_free(&state);
+}
+END_TEST
 
 START_TEST(test_lost_events_inconclusive)
 {
@@ -220,6 +256,7 @@ Suite *audit_suite(void)
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("inputs");
 
+	tcase_add_test(tc, test_check_errors_reach_the_caller);
 	tcase_add_test(tc, test_lost_events_inconclusive);
 	tcase_add_test(tc, test_missing_switch_inconclusive);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
