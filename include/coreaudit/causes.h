@@ -100,6 +100,26 @@ struct ca_causes {
 /** ca_causes_init() - an empty tracker; @has_tick_events: the trace defines them */
 void ca_causes_init(struct ca_causes *causes, bool has_tick_events);
 
+/**
+ * ca_causes_note_event() - what @ev tells an open window (opened at @start
+ *                          with @leaving): the silence it ends on the leaving
+ *                          sibling (a stall), a reschedule IPI to the arriving
+ *                          one; every check that judges windows calls it for
+ *                          each of its open windows on a core @ev touches,
+ *                          before ca_causes_track(@ev)
+ */
+void ca_causes_note_event(const struct ca_causes *causes, struct ca_leaving *leaving,
+			  uint64_t start, const struct ca_event *ev);
+
+/**
+ * ca_causes_event_cores() - the cores whose open windows @ev can tell
+ *                           something: @ev's CPU's, and a reschedule IPI's
+ *                           targets' (each once)
+ * Return: how many were written to @cores (at most @max).
+ */
+int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores,
+			  int max);
+
 /** ca_causes_track() - note @ev: reschedule IPIs, local wakeups, ticks, any event */
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev);
 

@@ -237,6 +237,41 @@ void ca_causes_add_stalled(const struct ca_causes *causes, struct ca_leaving *le
 		leaving->stalled_ns += stalled(causes, leaving->cpu, from, now);
 }
 
+void ca_causes_note_event(const struct ca_causes *causes, struct ca_leaving *leaving,
+			  uint64_t start, const struct ca_event *ev)
+{
+	if (ev->kind == CA_EV_LOST)
+		return;
+	if (ev->cpu == leaving->cpu)
+		ca_causes_add_stalled(causes, leaving, start, ev->ts);
+	ca_causes_note_kick(leaving, start, ev);
+}
+
+static bool has_core(const int *cores, int count, int core)
+{
+	for (int i = 0; i < count; i++)
+		if (cores[i] == core)
+			return true;
+	return false;
+}
+
+int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores,
+			  int max)
+{
+	int count = 0, core = topo->core_of_cpu[ev->cpu];
+
+	if (core >= 0 && count < max)
+		cores[count++] = core;
+	if (ev->kind != CA_EV_IPI || !ev->ipi.is_resched)
+		return count;
+	for (int cpu = 0; cpu < 64 && cpu < CA_MAX_CPUS && count < max; cpu++) {
+		core = ev->ipi.target_mask & (1ull << cpu) ? topo->core_of_cpu[cpu] : -1;
+		if (core >= 0 && !has_core(cores, count, core))
+			cores[count++] = core;
+	}
+	return count;
+}
+
 void ca_causes_note_kick(struct ca_leaving *leaving, uint64_t start, const struct ca_event *ev)
 {
 	int cpu = leaving->arriving_cpu;

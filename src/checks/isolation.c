@@ -61,38 +61,23 @@ static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 	}
 }
 
-/* An event on a CPU ends its silence: count it into the open windows it must leave. */
-static void end_silence(struct ca_isolation *iso, const struct ca_state *state,
-			const struct ca_event *ev)
+/* What @ev tells the open windows of every core it touches (causes.c). */
+static void note_window_events(struct ca_isolation *iso, const struct ca_state *state,
+			       const struct ca_event *ev)
 {
-	int core = state->topo.core_of_cpu[ev->cpu];
-	int count = core >= 0 ? state->topo.sibling_count[core] : 0;
+	int cores[CA_MAX_CPUS];
+	int core_count = ca_causes_event_cores(&state->topo, ev, cores, CA_MAX_CPUS);
 
-	for (int i = 0; i < count; i++) {
-		for (int j = i + 1; j < count; j++) {
-			struct ca_segment *seg = &iso->segments[core][i][j];
-
-			if (seg->is_open && seg->leaving.cpu == ev->cpu)
-				ca_causes_add_stalled(&iso->causes, &seg->leaving, seg->start,
-						      ev->ts);
-		}
-	}
-}
-
-/* A reschedule IPI: the first to each open window's arriving sibling. */
-static void note_kicks(struct ca_isolation *iso, const struct ca_state *state,
-		       const struct ca_event *ev)
-{
-	for (int cpu = 0; cpu < 64 && cpu < CA_MAX_CPUS; cpu++) {
-		int core = ev->ipi.target_mask & (1ull << cpu) ? state->topo.core_of_cpu[cpu] : -1;
-		int count = core >= 0 ? state->topo.sibling_count[core] : 0;
+	for (int k = 0; k < core_count; k++) {
+		int core = cores[k], count = state->topo.sibling_count[core];
 
 		for (int i = 0; i < count; i++)
 			for (int j = i + 1; j < count; j++) {
 				struct ca_segment *seg = &iso->segments[core][i][j];
 
 				if (seg->is_open)
-					ca_causes_note_kick(&seg->leaving, seg->start, ev);
+					ca_causes_note_event(&iso->causes, &seg->leaving,
+							     seg->start, ev);
 			}
 	}
 }
@@ -104,9 +89,7 @@ static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
 		remember_event(iso, ev);
 	if (iso->has_causes && ev->kind != CA_EV_LOST)
-		end_silence(iso, state, ev);
-	if (iso->has_causes && ev->kind == CA_EV_IPI && ev->ipi.is_resched)
-		note_kicks(iso, state, ev);
+		note_window_events(iso, state, ev);
 	ca_causes_track(&iso->causes, ev);
 }
 

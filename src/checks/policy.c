@@ -342,24 +342,26 @@ static void policy_advance(struct ca_check *check, const struct ca_state *state,
 	}
 }
 
-/* An event ends its CPU's silence for the open windows it must leave; then the causes. */
+/* What @ev tells the open windows of the cores it touches (causes.c); then the causes. */
 static void policy_event(struct ca_check *check, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
 	struct ca_policy *policy = to_policy(check);
-	int core = state->topo.core_of_cpu[ev->cpu];
+	int cores[CA_MAX_CPUS], core_count;
 
 	if (policy->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(policy, state, false);
 	if (!policy->has_causes || ev->kind == CA_EV_LOST)
 		return;
-	for (int r = 0; core >= 0 && r < policy->rules->relation_count; r++) {
-		struct ca_policy_result *res = &policy->results[r];
+	core_count = ca_causes_event_cores(&state->topo, ev, cores, CA_MAX_CPUS);
+	for (int k = 0; k < core_count; k++)
+		for (int r = 0; r < policy->rules->relation_count; r++) {
+			struct ca_policy_result *res = &policy->results[r];
 
-		if (res->is_together[core] && res->leaving[core].cpu == ev->cpu)
-			ca_causes_add_stalled(&policy->causes, &res->leaving[core],
-					      res->since[core], ev->ts);
-	}
+			if (res->is_together[cores[k]])
+				ca_causes_note_event(&policy->causes, &res->leaving[cores[k]],
+						     res->since[cores[k]], ev);
+		}
 	ca_causes_track(&policy->causes, ev);
 }
 
