@@ -45,6 +45,7 @@ struct ca_window {
 	int leaving_cpu;	/* the sibling that had to leave; -1 not known */
 	int evidence;		/* index into the evidence store, -1 none */
 	struct ca_window_task tasks[2];
+	uint8_t state;		/* its lifecycle: enum ca_window_state (checks/window.dot) */
 };
 
 
@@ -79,7 +80,7 @@ struct ca_pending_window {
 };
 
 struct ca_segment {
-	bool is_open;
+	uint8_t pair;		/* enum ca_pair_state (checks/pair.dot): together while open */
 	uint64_t start;
 	struct ca_leaving leaving;
 	struct ca_window_task tasks[2];
@@ -126,6 +127,7 @@ struct ca_isolation {
 	struct ca_window *deferred;
 	size_t deferred_count;
 	size_t deferred_capacity;
+	uint64_t invalid_transitions;	/* asked of the automata, not in their tables: 0 */
 };
 
 /**

@@ -3,7 +3,8 @@
  * against what ran on every core.
  *
  * isolate A B and exclusive T are small automata per core (apart -> together
- * -> apart) whose "together" intervals are windows.  With ipi events in the
+ * -> apart: checks/pair.dot) whose "together" intervals are windows, each
+ * with the lifecycle of checks/window.dot.  With ipi events in the
  * trace each window gets a cause (causes.h) as the cookie windows do: an
  * unexplained one at or over the grace is a violation, an explained one only
  * over --max-transition; without them, every window at or over the grace.
@@ -29,11 +30,12 @@ struct ca_policy_window {
 	uint64_t end;
 	int pids[2];		/* the two tasks (exclusive: the T task, then the other) */
 	enum ca_window_cause cause;
+	uint8_t state;		/* its lifecycle: enum ca_window_state (checks/window.dot) */
 };
 
 struct ca_policy_result {
 	/* isolate, exclusive: the automaton of each core */
-	bool is_together[CA_MAX_CPUS];
+	uint8_t pair[CA_MAX_CPUS];	/* enum ca_pair_state (checks/pair.dot) */
 	uint64_t since[CA_MAX_CPUS];
 	int pids[CA_MAX_CPUS][2];
 	struct ca_leaving leaving[CA_MAX_CPUS];	/* of the open window */
@@ -86,6 +88,7 @@ struct ca_policy {
 	struct ca_policy_suspect *suspects;
 	size_t suspect_count;
 	size_t suspect_capacity;
+	uint64_t invalid_transitions;	/* asked of the automata, not in their tables: 0 */
 };
 
 /** ca_policy_init() - Return: 0, or -ENOMEM. */

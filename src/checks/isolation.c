@@ -15,6 +15,7 @@
 #include "coreaudit/isolation.h"
 #include "coreaudit/state.h"
 #include "util/grow.h"
+#include "automata.h"
 
 static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_SKEW] = "skew",
@@ -75,7 +76,7 @@ static void note_window_events(struct ca_isolation *iso, const struct ca_state *
 			for (int j = i + 1; j < count; j++) {
 				struct ca_segment *seg = &iso->segments[core][i][j];
 
-				if (seg->is_open)
+				if (seg->pair == CA_PAIR_TOGETHER)
 					ca_causes_note_event(&iso->causes, &seg->leaving,
 							     seg->start, ev);
 			}
@@ -174,12 +175,20 @@ static bool is_same_identity(const struct ca_window *window)
 	       window->tasks[0].identity == window->tasks[1].identity;
 }
 
+/* @window moves on by @event (window.dot). */
+static void step_window(struct ca_isolation *iso, struct ca_window *window,
+			enum ca_window_event event)
+{
+	window->state = ca_window_apply(window->state, event, &iso->invalid_transitions);
+}
+
 static int defer_window(struct ca_isolation *iso, const struct ca_window *window)
 {
 	if (ca_grow(&iso->deferred, iso->deferred_count, &iso->deferred_capacity,
 		    sizeof(*iso->deferred)))
 		return -ENOMEM;
-	iso->deferred[iso->deferred_count++] = *window;
+	iso->deferred[iso->deferred_count] = *window;
+	step_window(iso, &iso->deferred[iso->deferred_count++], CA_WIN_ON_DEFER);
 	return 0;
 }
 
@@ -255,6 +264,7 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	bool is_judged = judge_window(iso, window);
 	int ret;
 
+	step_window(iso, window, CA_WIN_ON_JUDGE);
 	if (is_judged && ca_durations_add(&iso->by_cause[window->cause], length))
 		iso->base.error = -ENOMEM;
 	if (is_judged && window->kind == CA_WINDOW_UNKNOWN &&
@@ -288,7 +298,8 @@ static int keep_suspect(struct ca_isolation *iso, const struct ca_window *window
 	if (ca_grow(&iso->suspects, iso->suspect_count, &iso->suspect_capacity,
 		    sizeof(*iso->suspects)))
 		return -ENOMEM;
-	iso->suspects[iso->suspect_count++] = *window;
+	iso->suspects[iso->suspect_count] = *window;
+	step_window(iso, &iso->suspects[iso->suspect_count++], CA_WIN_ON_SUSPECT);
 	return 0;
 }
 
@@ -392,6 +403,7 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, 
 		if (side < 0 || p->is_confirmed[side] || w->end > ts)
 			continue;
 		p->is_confirmed[side] = true;
+		step_window(iso, w, CA_WIN_ON_SIDE_SEEN);
 		/* A window the contradicting event closed was split when it closed. */
 		if (!is_contradiction || (w->end == ts && !is_final) || w->end <= c->uncertain_from ||
 		    w->is_uncertain)
@@ -405,6 +417,7 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, 
 		tail.start = c->uncertain_from;
 		tail.is_uncertain = true;
 		w->end = c->uncertain_from;
+		step_window(iso, w, CA_WIN_ON_SPLIT);
 		if (push_pending(iso, &tail)) {
 			iso->base.error = -ENOMEM;
 			return;
@@ -436,15 +449,16 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	struct ca_window window = {
 		.core = core, .cpus = { cpu_a, cpu_b }, .start = seg->start, .end = ts,
 		.is_open_at_end = is_end, .is_uncertain = is_uncertain,
-		.leaving_cpu = seg->leaving.cpu, .evidence = -1,
+		.leaving_cpu = seg->leaving.cpu, .evidence = -1, .state = CA_WIN_OPEN,
 	};
 
-	seg->is_open = false;
 	/* The leaving CPU's silence up to now, if it is one. */
 	ca_causes_add_stalled(&iso->causes, &seg->leaving, seg->start, ts);
 	window.cause = classify_cause(iso, &seg->leaving, ts > seg->start ? ts - seg->start : 0);
-	if (ts <= seg->start)
+	if (ts <= seg->start) {
+		step_window(iso, &window, CA_WIN_ON_DISCARD);
 		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks,
 							   seg->tasks[i].pid);
@@ -458,8 +472,11 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 		if (ca_state_cookie_in_flight(state, seg->tasks[i].pid))
 			window.is_uncertain = true;
 	}
-	if (is_same_identity(&window))
+	if (is_same_identity(&window)) {
+		step_window(iso, &window, CA_WIN_ON_DISCARD);
 		return;
+	}
+	step_window(iso, &window, CA_WIN_ON_END);
 	/* Declared apart, one kernel cookie: the kernel never kept them apart. */
 	if (state->identity == CA_IDENTITY_TAG && ca_causes_is_same_cookie(&seg->leaving, state))
 		window.cause = CA_CAUSE_SAME_COOKIE;
@@ -494,36 +511,51 @@ static void close_contradicted(struct ca_isolation *iso, const struct ca_state *
 	close_segment(iso, state, seg, core, cpu_a, cpu_b, ts, false, true);
 }
 
+/* What the pair's two CPUs now show, for the pair automaton (pair.dot). */
+static enum ca_pair_event pair_event(const struct ca_state *state, const struct ca_segment *seg,
+				     const struct ca_task *a, const struct ca_task *b)
+{
+	uint64_t identity_a, identity_b;
+
+	if (seg->pair == CA_PAIR_TOGETHER && is_same_task(state, a, &seg->tasks[0]) &&
+	    is_same_task(state, b, &seg->tasks[1]))
+		return CA_PAIR_NOW_SAME;
+	if (!a || !b)
+		return CA_PAIR_NOW_APART;
+	/*
+	 * Known and equal identities make no window, and only a change of
+	 * identity (which re-evaluates every core) could make one.
+	 */
+	if (ca_state_identity(state, a, &identity_a) && ca_state_identity(state, b, &identity_b) &&
+	    identity_a == identity_b)
+		return CA_PAIR_NOW_APART;
+	return CA_PAIR_NOW_OTHER;
+}
+
+static void open_segment(struct ca_isolation *iso, const struct ca_state *state,
+			 struct ca_segment *seg, int cpu_a, int cpu_b, uint64_t ts)
+{
+	seg->start = ts;
+	seg->leaving = ca_causes_capture(&iso->causes, state, cpu_a, cpu_b);
+	describe_task(state, ca_state_cpu_task(state, cpu_a), &seg->tasks[0]);
+	describe_task(state, ca_state_cpu_task(state, cpu_b), &seg->tasks[1]);
+}
+
 static void update_pair(struct ca_isolation *iso, const struct ca_state *state, int core,
 			int i, int j, uint64_t ts)
 {
 	struct ca_segment *seg = &iso->segments[core][i][j];
 	int cpu_a = state->topo.siblings[core][i];
 	int cpu_b = state->topo.siblings[core][j];
-	const struct ca_task *a = ca_state_cpu_task(state, cpu_a);
-	const struct ca_task *b = ca_state_cpu_task(state, cpu_b);
+	enum ca_pair_event event = pair_event(state, seg, ca_state_cpu_task(state, cpu_a),
+					      ca_state_cpu_task(state, cpu_b));
+	unsigned int actions;
 
-	if (seg->is_open) {
-		if (is_same_task(state, a, &seg->tasks[0]) && is_same_task(state, b, &seg->tasks[1]))
-			return;
+	seg->pair = ca_pair_apply(seg->pair, event, &actions, &iso->invalid_transitions);
+	if (actions & CA_PAIR_CLOSE)
 		close_contradicted(iso, state, seg, core, cpu_a, cpu_b, ts);
-	}
-	if (!a || !b)
-		return;
-	/*
-	 * Known and equal identities make no window, and only a change of
-	 * identity (which re-evaluates every core) could make one: no segment.
-	 */
-	uint64_t identity_a, identity_b;
-
-	if (ca_state_identity(state, a, &identity_a) && ca_state_identity(state, b, &identity_b) &&
-	    identity_a == identity_b)
-		return;
-	seg->is_open = true;
-	seg->start = ts;
-	seg->leaving = ca_causes_capture(&iso->causes, state, cpu_a, cpu_b);
-	describe_task(state, a, &seg->tasks[0]);
-	describe_task(state, b, &seg->tasks[1]);
+	if (actions & CA_PAIR_OPEN)
+		open_segment(iso, state, seg, cpu_a, cpu_b, ts);
 }
 
 static void isolation_update(struct ca_check *check, const struct ca_state *state, int core,
@@ -551,8 +583,12 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 		for (int i = 0; i < count; i++) {
 			for (int j = i + 1; j < count; j++) {
 				struct ca_segment *seg = &iso->segments[core][i][j];
+				unsigned int actions;
 
-				if (seg->is_open)
+				/* The trace's end parts every pair. */
+				seg->pair = ca_pair_apply(seg->pair, CA_PAIR_NOW_APART, &actions,
+							  &iso->invalid_transitions);
+				if (actions & CA_PAIR_CLOSE)
 					close_segment(iso, state, seg, core,
 						      state->topo.siblings[core][i],
 						      state->topo.siblings[core][j], end_ts, true,
@@ -573,7 +609,9 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 
 		refine_identity(state, &window->tasks[0], true);
 		refine_identity(state, &window->tasks[1], true);
-		if (!is_same_identity(window))
+		if (is_same_identity(window))
+			step_window(iso, window, CA_WIN_ON_DISCARD);
+		else
 			judge_suspect(iso, state, window);
 	}
 	for (size_t i = 0; i < iso->list_count; i++) {

@@ -13,6 +13,7 @@
 #include "coreaudit/policy.h"
 #include "coreaudit/state.h"
 #include "util/grow.h"
+#include "automata.h"
 
 static struct ca_policy *to_policy(struct ca_check *check)
 {
@@ -189,13 +190,21 @@ static uint64_t known_until(const struct ca_state *state, int core, uint64_t sta
 	return until;
 }
 
+/* @w moves on by @event (window.dot). */
+static void step_window(struct ca_policy *policy, struct ca_policy_window *w,
+			enum ca_window_event event)
+{
+	w->state = ca_window_apply(w->state, event, &policy->invalid_transitions);
+}
+
 /*
  * A would-be violation whose core had a CPU unobserved around it may have
  * lost its cause with that CPU's events: unknown, not a violation.
  */
 static void judge_suspect(struct ca_policy *policy, const struct ca_state *state,
-			  struct ca_policy_result *res, const struct ca_policy_window *w)
+			  struct ca_policy_result *res, struct ca_policy_window *w)
 {
+	step_window(policy, w, CA_WIN_ON_JUDGE);
 	if (ca_state_core_unobserved(state, w->core, w->start, w->end, policy->has_causes)) {
 		res->unknown++;
 		return;
@@ -209,12 +218,16 @@ static void judge_suspect(struct ca_policy *policy, const struct ca_state *state
 static void suspect(struct ca_policy *policy, struct ca_policy_result *res,
 		    const struct ca_policy_window *w)
 {
+	struct ca_policy_suspect *s;
+
 	if (ca_grow(&policy->suspects, policy->suspect_count, &policy->suspect_capacity,
 		    sizeof(*policy->suspects))) {
 		policy->base.error = -ENOMEM;
 		return;
 	}
-	policy->suspects[policy->suspect_count++] = (struct ca_policy_suspect){ res, *w };
+	s = &policy->suspects[policy->suspect_count++];
+	*s = (struct ca_policy_suspect){ res, *w };
+	step_window(policy, &s->window, CA_WIN_ON_SUSPECT);
 }
 
 static void close_window(struct ca_policy *policy, const struct ca_state *state,
@@ -222,18 +235,21 @@ static void close_window(struct ca_policy *policy, const struct ca_state *state,
 {
 	struct ca_policy_window w = { .core = core, .start = res->since[core],
 				      .pids = { res->pids[core][0], res->pids[core][1] },
-				      .cause = CA_CAUSE_UNKNOWN };
+				      .cause = CA_CAUSE_UNKNOWN, .state = CA_WIN_OPEN };
 	const struct ca_judging judging = { .grace_ns = policy->grace_ns,
 					    .max_transition_ns = policy->max_transition_ns,
 					    .has_causes = policy->has_causes,
 					    .unknown_until_ns = policy->unknown_until_ns };
 	struct ca_leaving *leaving = &res->leaving[core];
 
-	res->is_together[core] = false;
 	ts = known_until(state, core, w.start, ts);	/* what is beyond is not judged */
 	w.end = ts;
-	if (ts <= w.start)
+	if (ts <= w.start) {
+		step_window(policy, &w, CA_WIN_ON_DISCARD);
 		return;
+	}
+	/* Judged at its end: a later contradiction is the suspects' (coverage.h). */
+	step_window(policy, &w, CA_WIN_ON_END);
 	if (ca_causes_is_same_cookie(leaving, state)) {
 		w.cause = CA_CAUSE_SAME_COOKIE;
 	} else if (policy->has_causes) {	/* else unknown: the grace alone decides */
@@ -249,8 +265,9 @@ static void close_window(struct ca_policy *policy, const struct ca_state *state,
 		break;
 	case CA_JUDGED_UNDECIDED:
 		res->undecided++;
-		return;
+		/* fall through */
 	default:
+		step_window(policy, &w, CA_WIN_ON_JUDGE);
 		return;
 	}
 	if (ca_state_core_settled(state, core, ts))
@@ -276,18 +293,31 @@ static void release_suspects(struct ca_policy *policy, const struct ca_state *st
 	policy->suspect_count = kept;
 }
 
+/* What the core now shows of @rel's pair, for the pair automaton (pair.dot). */
+static enum ca_pair_event relation_event(const struct ca_policy_result *res, int core,
+					 bool is_now, const int pids[2])
+{
+	if (!is_now)
+		return CA_PAIR_NOW_APART;
+	if (res->pair[core] == CA_PAIR_TOGETHER && pids[0] == res->pids[core][0] &&
+	    pids[1] == res->pids[core][1])
+		return CA_PAIR_NOW_SAME;
+	return CA_PAIR_NOW_OTHER;
+}
+
 static void step_relation(struct ca_policy *policy, const struct ca_state *state,
 			  struct ca_policy_result *res, const struct ca_relation *rel,
 			  const struct core_view *view, int core, uint64_t ts)
 {
-	int pids[2], slots[2];
+	int pids[2] = { 0, 0 }, slots[2] = { 0, 0 };
 	bool is_now = is_together(rel, view, pids, slots);
+	unsigned int actions;
 
-	if (res->is_together[core] && (!is_now || pids[0] != res->pids[core][0] ||
-				       pids[1] != res->pids[core][1]))
+	res->pair[core] = ca_pair_apply(res->pair[core], relation_event(res, core, is_now, pids),
+					&actions, &policy->invalid_transitions);
+	if (actions & CA_PAIR_CLOSE)
 		close_window(policy, state, res, core, ts);
-	if (is_now && !res->is_together[core]) {
-		res->is_together[core] = true;
+	if (actions & CA_PAIR_OPEN) {
 		res->since[core] = ts;
 		res->pids[core][0] = pids[0];
 		res->pids[core][1] = pids[1];
@@ -358,7 +388,7 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 		for (int r = 0; r < policy->rules->relation_count; r++) {
 			struct ca_policy_result *res = &policy->results[r];
 
-			if (res->is_together[cores[k]])
+			if (res->pair[cores[k]] == CA_PAIR_TOGETHER)
 				ca_causes_note_event(&policy->causes, &res->leaving[cores[k]],
 						     res->since[cores[k]], ev);
 		}
@@ -372,9 +402,15 @@ static void policy_finish(struct ca_check *check, const struct ca_state *state, 
 	for (int r = 0; r < policy->rules->relation_count; r++) {
 		struct ca_policy_result *res = &policy->results[r];
 
-		for (int core = 0; core < state->topo.core_count; core++)
-			if (res->is_together[core])
+		for (int core = 0; core < state->topo.core_count; core++) {
+			unsigned int actions;
+
+			/* The trace's end parts every pair. */
+			res->pair[core] = ca_pair_apply(res->pair[core], CA_PAIR_NOW_APART, &actions,
+							&policy->invalid_transitions);
+			if (actions & CA_PAIR_CLOSE)
 				close_window(policy, state, res, core, end_ts);
+		}
 		res->summary = ca_durations_summary(&res->windows);
 	}
 	release_suspects(policy, state, true);

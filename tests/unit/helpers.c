@@ -63,6 +63,9 @@ enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
 	code = ca_audit_run(audit, opts);
 	unlink(path);
 	audit->opts.path = "test";
+	/* Every audit of every unit test keeps to the automata's tables. */
+	ck_assert_uint_eq(audit->isolation.invalid_transitions, 0);
+	ck_assert_uint_eq(audit->policy.invalid_transitions, 0);
 	return code;
 }
 

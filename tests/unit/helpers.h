@@ -50,5 +50,6 @@ Suite *stats_suite(void);
 Suite *coverage_suite(void);
 Suite *json_suite(void);
 Suite *heap_suite(void);
+Suite *automata_suite(void);
 
 #endif
