@@ -298,6 +298,33 @@ static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 	}
 }
 
+/* sched_process_exec: the new comm is the filename's base name, as the kernel sets it. */
+static void decode_exec(const struct decoder *d, const struct tep_record *rec, struct ca_event *ev)
+{
+	char path[256] = "";
+	int len = 0;
+	const char *bytes = field_bytes(d, d->fields[F_FILENAME], rec, &len);
+	const char *base;
+
+	if (bytes)
+		snprintf(path, sizeof(path), "%.*s", len, bytes);
+	base = strrchr(path, '/');
+	ev->task.pid = (int)read_signed(d->fields[F_PID], rec);
+	ca_copy_comm(ev->task.comm, base ? base + 1 : path, CA_COMM_LEN);
+}
+
+static void decode_prctl(const struct decoder *d, const struct tep_record *rec,
+			 struct ca_event *ev)
+{
+	struct tep_format_field *const *f = d->fields;
+
+	ev->prctl.option = read_signed(f[F_OPTION], rec);
+	ev->prctl.arg2 = read_signed(f[F_ARG2], rec);
+	ev->prctl.arg3 = read_signed(f[F_ARG3], rec);
+	ev->prctl.arg4 = read_signed(f[F_ARG4], rec);
+	ev->prctl.arg5 = read_signed(f[F_ARG5], rec);
+}
+
 static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 			  struct ca_event *ev)
 {
@@ -330,29 +357,15 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		ev->task.pid = (int)read_signed(f[F_PID], rec);
 		read_comm(d, f[F_COMM], rec, ev->task.comm);
 		break;
-	case CA_EV_EXEC: {
-		char path[256] = "";
-		int len = 0;
-		const char *bytes = field_bytes(d, f[F_FILENAME], rec, &len);
-		const char *base;
-
-		if (bytes)
-			snprintf(path, sizeof(path), "%.*s", len, bytes);
-		base = strrchr(path, '/');
-		ev->task.pid = (int)read_signed(f[F_PID], rec);
-		ca_copy_comm(ev->task.comm, base ? base + 1 : path, CA_COMM_LEN);
+	case CA_EV_EXEC:
+		decode_exec(d, rec, ev);
 		break;
-	}
 	case CA_EV_IDLE:
 		ev->idle.state = (uint32_t)read_unsigned(f[F_STATE], rec);
 		ev->idle.cpu_id = (int)read_unsigned(f[F_CPU_ID], rec);
 		break;
 	case CA_EV_PRCTL_ENTER:
-		ev->prctl.option = read_signed(f[F_OPTION], rec);
-		ev->prctl.arg2 = read_signed(f[F_ARG2], rec);
-		ev->prctl.arg3 = read_signed(f[F_ARG3], rec);
-		ev->prctl.arg4 = read_signed(f[F_ARG4], rec);
-		ev->prctl.arg5 = read_signed(f[F_ARG5], rec);
+		decode_prctl(d, rec, ev);
 		break;
 	case CA_EV_PRCTL_EXIT:
 		ev->prctl_ret = read_signed(f[F_RET], rec);
