@@ -133,9 +133,8 @@ struct ca_isolation {
 /**
  * ca_isolation_init() - @grace_ns: windows at or above it are violations;
  *                       @list_limit: how many windows to keep with detail
- * Return: 0.
  */
-int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit);
+void ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit);
 
 /**
  * ca_isolation_use_causes() - classify windows by cause (the trace has ipi

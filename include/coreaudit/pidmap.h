@@ -18,8 +18,8 @@ struct ca_pidmap {
 	uint32_t *chunks[CA_PIDMAP_CHUNKS];	/* entries hold index + 1; 0: none */
 };
 
-/** ca_pidmap_init() - Return: 0. */
-int ca_pidmap_init(struct ca_pidmap *map);
+/** ca_pidmap_init() - an empty map (it allocates as it fills) */
+void ca_pidmap_init(struct ca_pidmap *map);
 void ca_pidmap_free(struct ca_pidmap *map);
 
 /** ca_pidmap_get() - Return: the index stored for @pid, or -1. */

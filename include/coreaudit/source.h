@@ -39,6 +39,7 @@ struct ca_source {
 	void *priv;
 	bool use_records;	/* trace.dat: one libtracecmd record per event (the reference) */
 	char error[512];	/* why open or read failed, naming the file */
+	char warning[512];	/* what did not stop it but limits it (the caller says it) */
 };
 
 /**

@@ -110,7 +110,8 @@ int ca_state_add_check(struct ca_state *state, struct ca_check *check);
 
 /**
  * ca_state_consume() - apply one event (in time order)
- * Return: 0, or -ENOMEM.
+ * Return: 0; -ENOMEM; -ERANGE for an event on a CPU outside 0..CA_MAX_CPUS-1
+ *         (the stream checks CPUs against the topology first).
  */
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
 

@@ -42,7 +42,7 @@ struct ca_stream {
  * ca_stream_init() - @topo: the --topology option, or NULL to wait for a
  *                    coreaudit-topology marker
  */
-int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
+void ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 		   bool expects_probe, ca_event_fn sink, void *sink_ctx,
 		   int (*on_topology)(void *ctx, const struct ca_topology *topo));
 void ca_stream_free(struct ca_stream *stream);

@@ -60,6 +60,9 @@ void ca_tasks_free(struct ca_tasks *tasks);
 /** ca_tasks_find() - Return: the task with @pid, or NULL. */
 struct ca_task *ca_tasks_find(struct ca_tasks *tasks, int pid);
 
+/** ca_tasks_lookup() - the same for readers of a table they may not change */
+const struct ca_task *ca_tasks_lookup(const struct ca_tasks *tasks, int pid);
+
 /**
  * ca_tasks_get() - the task with @pid, created (cookie unknown, untagged,
  *                  unseen) when new.

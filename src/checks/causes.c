@@ -185,7 +185,7 @@ bool ca_causes_is_same_cookie(const struct ca_leaving *leaving, const struct ca_
 
 	for (int i = 0; i < 2; i++) {
 		const struct ca_task *task = leaving->pids[i] > 0 ?
-			ca_tasks_find((struct ca_tasks *)&state->tasks, leaving->pids[i]) : NULL;
+			ca_tasks_lookup(&state->tasks, leaving->pids[i]) : NULL;
 
 		if (!task || !ca_state_kernel_cookie(state, task, &cookies[i]))
 			return false;

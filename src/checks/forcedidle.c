@@ -73,7 +73,7 @@ void ca_kernelfi_charge_task(struct ca_forcedidle *fi, int pid, uint64_t ns)
 
 static bool is_cookie_of(const struct ca_state *state, int pid, uint64_t *cookie)
 {
-	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, pid);
+	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
 
 	*cookie = task && task->is_cookie_known ? task->cookie : 0;
 	return task && task->is_cookie_known;
@@ -186,7 +186,7 @@ static void fi_finish(struct ca_check *check, const struct ca_state *state, uint
 	struct ca_forcedidle *fi = to_fi(check);
 
 	for (uint32_t i = 0; i < fi->task_count; i++) {
-		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks,
+		const struct ca_task *task = ca_tasks_lookup(&state->tasks,
 							   fi->tasks[i].pid);
 
 		if (task)
@@ -203,7 +203,8 @@ int ca_forcedidle_init(struct ca_forcedidle *fi)
 	fi->base.advance = fi_advance;
 	fi->base.finish = fi_finish;
 	fi->base.event = fi_event;
-	return ca_pidmap_init(&fi->map);
+	ca_pidmap_init(&fi->map);
+	return 0;
 }
 
 void ca_forcedidle_free(struct ca_forcedidle *fi)

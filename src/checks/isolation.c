@@ -155,7 +155,7 @@ static bool is_same_task(const struct ca_state *state, const struct ca_task *tas
 static void refine_identity(const struct ca_state *state, struct ca_window_task *seen,
 			    bool is_final)
 {
-	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks, seen->pid);
+	const struct ca_task *task = ca_tasks_lookup(&state->tasks, seen->pid);
 
 	if (!task)
 		return;
@@ -460,7 +460,7 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
-		const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&state->tasks,
+		const struct ca_task *task = ca_tasks_lookup(&state->tasks,
 							   seg->tasks[i].pid);
 
 		refine_identity(state, &seg->tasks[i], false);
@@ -626,7 +626,7 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	iso->undecided_summary = ca_durations_summary(&iso->undecided);
 }
 
-int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit)
+void ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit)
 {
 	memset(iso, 0, sizeof(*iso));
 	iso->base.name = "isolation";
@@ -635,7 +635,6 @@ int ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_l
 	iso->base.event = isolation_event;
 	iso->grace_ns = grace_ns;
 	iso->list_limit = list_limit;
-	return 0;
 }
 
 void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,

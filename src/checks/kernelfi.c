@@ -37,7 +37,7 @@ static uint64_t cookie_of(const struct ca_state *state, int pid)
 
 	if (pid <= 0)
 		return 0;
-	task = ca_tasks_find((struct ca_tasks *)&state->tasks, pid);
+	task = ca_tasks_lookup(&state->tasks, pid);
 	return task && task->is_cookie_known ? task->cookie : 0;
 }
 

@@ -430,7 +430,8 @@ int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint6
 				 sizeof(*policy->results));
 	if (!policy->results)
 		return -ENOMEM;
-	return ca_pidmap_init(&policy->map);
+	ca_pidmap_init(&policy->map);
+	return 0;
 }
 
 void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns,

@@ -366,6 +366,8 @@ int ca_cmd_monitor(int argc, char **argv)
 		code = CA_EXIT_INPUT;
 		goto out;
 	}
+	if (source.warning[0])
+		fprintf(stderr, "coreaudit: %s\n", source.warning);
 	if (!mon.is_quiet)
 		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
 			ca_live_instance_name(&source));

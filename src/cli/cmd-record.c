@@ -208,6 +208,8 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		ca_source_close(&source);
 		return CA_EXIT_INPUT;
 	}
+	if (source.warning[0])
+		fprintf(stderr, "coreaudit: %s\n", source.warning);
 	if (ca_writer_open(&rec->writer, source.info.cpu_count, ca_live_page_size(&source), err,
 			   sizeof(err))) {
 		ca_cli_error("record: %s", err);

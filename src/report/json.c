@@ -304,7 +304,7 @@ static json *windows(const struct ca_audit *audit)
 
 static json *fi_task(const struct ca_audit *audit, const struct ca_fi_task *t)
 {
-	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->state.tasks, t->pid);
+	const struct ca_task *task = ca_tasks_lookup(&audit->state.tasks, t->pid);
 	json *obj = json_object_new_object();
 
 	put(obj, "pid", json_object_new_int(t->pid));

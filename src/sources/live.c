@@ -108,7 +108,7 @@ static void remove_stale_instances(void)
  * coreaudit, with no coreaudit instance alive, is removed; then ours is
  * created when the kernel can (a core_cookie field and BTF arguments).
  */
-static void create_probe(struct live *live)
+static void create_probe(struct live *live, struct ca_source *source)
 {
 	char *format = tracefs_instance_file_read(NULL, PROBE_FORMAT, NULL);
 	char **names = tracefs_instances(NULL);
@@ -125,8 +125,9 @@ static void create_probe(struct live *live)
 						    PROBE_DEFINITION "\n") >= 0)
 		live->has_probe = true;
 	else if (!format)
-		fprintf(stderr, "coreaudit: no cookie probe (%s): cookies come from prctl "
-			"events and coreaudit-cookie markers\n", strerror(errno));
+		snprintf(source->warning, sizeof(source->warning),
+			 "no cookie probe (%s): cookies come from prctl events and "
+			 "coreaudit-cookie markers", strerror(errno));
 	free(format);
 }
 
@@ -138,7 +139,9 @@ static int enable_events(struct live *live, struct ca_source *source)
 	bool has_probe_event = !tracefs_event_enable(live->instance, "coreaudit", "cs_switch");
 
 	if (!has_probe_event && live->has_probe)
-		fprintf(stderr, "coreaudit: cannot enable the cookie probe in %s\n", live->name);
+		snprintf(source->warning, sizeof(source->warning),
+			 "cannot enable the cookie probe in %s: cookies come from prctl events "
+			 "and coreaudit-cookie markers", live->name);
 	for (int i = 0; i < ca_traced_event_count; i++) {
 		const struct ca_event_name *e = &ca_traced_events[i];
 		int ret;
@@ -400,7 +403,7 @@ static int create_instance(struct live *live, struct ca_source *source)
 	remove_stale_instances();
 	snprintf(live->name, sizeof(live->name), INSTANCE_PREFIX "%d", (int)getpid());
 	/* Before the instance: an instance made earlier may not show the new event. */
-	create_probe(live);
+	create_probe(live, source);
 	live->instance = tracefs_instance_create(live->name);
 	if (!live->instance) {
 		snprintf(source->error, sizeof(source->error),

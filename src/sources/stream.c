@@ -18,7 +18,7 @@
 
 #define TOPOLOGY_MARKER "coreaudit-topology "
 
-int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
+void ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 		   bool expects_probe, ca_event_fn sink, void *sink_ctx,
 		   int (*on_topology)(void *ctx, const struct ca_topology *topo))
 {
@@ -33,7 +33,6 @@ int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 		stream->has_topology = true;
 		stream->topo = *topo;
 	}
-	return 0;
 }
 
 void ca_stream_free(struct ca_stream *stream)

@@ -11,7 +11,8 @@
 int ca_tasks_init(struct ca_tasks *tasks)
 {
 	memset(tasks, 0, sizeof(*tasks));
-	return ca_pidmap_init(&tasks->map);
+	ca_pidmap_init(&tasks->map);
+	return 0;
 }
 
 void ca_tasks_free(struct ca_tasks *tasks)
@@ -25,6 +26,13 @@ void ca_tasks_free(struct ca_tasks *tasks)
 }
 
 struct ca_task *ca_tasks_find(struct ca_tasks *tasks, int pid)
+{
+	int64_t index = ca_pidmap_get(&tasks->map, pid);
+
+	return index < 0 ? NULL : &tasks->items[index];
+}
+
+const struct ca_task *ca_tasks_lookup(const struct ca_tasks *tasks, int pid)
 {
 	int64_t index = ca_pidmap_get(&tasks->map, pid);
 

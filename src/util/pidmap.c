@@ -10,10 +10,9 @@
 
 #define CHUNK_SIZE (1u << CA_PIDMAP_CHUNK_BITS)
 
-int ca_pidmap_init(struct ca_pidmap *map)
+void ca_pidmap_init(struct ca_pidmap *map)
 {
 	memset(map, 0, sizeof(*map));
-	return 0;
 }
 
 void ca_pidmap_free(struct ca_pidmap *map)
