@@ -144,11 +144,27 @@ struct ca_event_name {
 };
 
 /*
- * The kernel events coreaudit traces live and records (the cs_switch cookie
- * probe, a dynamic event of its own, apart): one list for monitor and record.
+ * Every kernel event coreaudit reads, listed once: the trace.dat decoder,
+ * the report-text reader and the live source look events up here, and
+ * monitor and record enable the traced ones.
  */
-extern const struct ca_event_name ca_traced_events[];
-extern const int ca_traced_event_count;
+struct ca_event_desc {
+	struct ca_event_name id;	/* system NULL: any (cs_switch, a dynamic probe) */
+	enum ca_event_kind kind;
+	bool is_new_task;	/* sched_wakeup_new */
+	bool is_hrtimer;	/* hrtimer_expire_entry: the tick only when its function is tick_* */
+	bool is_traced;		/* enabled live (not the marker, always on; nor the probe) */
+};
+
+extern const struct ca_event_desc ca_event_descs[];
+extern const int ca_event_desc_count;
+
+/**
+ * ca_event_desc_find() - the event named @name (of any system: report text
+ *                        names no system)
+ * Return: its descriptor, or NULL for an event coreaudit does not read.
+ */
+const struct ca_event_desc *ca_event_desc_find(const char *name);
 
 /**
  * ca_event_kind_name() - short name of an event kind, for messages

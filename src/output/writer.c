@@ -23,12 +23,14 @@
 /* The traced events, and the cookie probe when it could be created. */
 static const struct ca_event_name probe = { "coreaudit", "cs_switch" };
 #define MAX_RECORDED 32
-#define RECORDED_COUNT (ca_traced_event_count + 1 < MAX_RECORDED ? ca_traced_event_count + 1 \
-							       : MAX_RECORDED)
 
+/* The @i-th event coreaudit record writes the format of: the traced ones, then the probe. */
 static const struct ca_event_name *recorded(int i)
 {
-	return i < ca_traced_event_count ? &ca_traced_events[i] : &probe;
+	for (int d = 0; d < ca_event_desc_count; d++)
+		if (ca_event_descs[d].is_traced && i-- == 0)
+			return &ca_event_descs[d].id;
+	return i == 0 ? &probe : NULL;
 }
 
 int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char *err,
@@ -98,7 +100,7 @@ static void put_event_formats(FILE *out)
 	const char *systems[MAX_RECORDED];
 	int system_count = 0;
 
-	for (int i = 0; i < RECORDED_COUNT; i++) {
+	for (int i = 0; recorded(i) && i < MAX_RECORDED; i++) {
 		bool is_known = false;
 		char *format = event_format(recorded(i)->system, recorded(i)->event);
 
@@ -113,7 +115,7 @@ static void put_event_formats(FILE *out)
 		char *formats[MAX_RECORDED];
 		int count = 0;
 
-		for (int i = 0; i < RECORDED_COUNT; i++)
+		for (int i = 0; recorded(i) && i < MAX_RECORDED; i++)
 			if (!strcmp(recorded(i)->system, systems[s]) &&
 			    (formats[count] = event_format(systems[s], recorded(i)->event)))
 				count++;

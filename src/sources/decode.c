@@ -50,32 +50,8 @@ struct decoder {
 /* The largest record coreaudit pads: longer fields are out of any sane format. */
 #define PAD_SIZE 512
 
-static const struct {
-	const char *system;	/* NULL: any system */
-	const char *name;
-	enum ca_event_kind kind;
-	bool is_new_task;
-	bool is_hrtimer;
-} wanted[] = {
-	{ "sched", "sched_switch", CA_EV_SWITCH, false, false },
-	{ "sched", "sched_wakeup", CA_EV_WAKEUP, false, false },
-	{ "sched", "sched_wakeup_new", CA_EV_WAKEUP, true, false },
-	{ "sched", "sched_migrate_task", CA_EV_MIGRATE, false, false },
-	{ "sched", "sched_process_fork", CA_EV_FORK, false, false },
-	{ "sched", "sched_process_exit", CA_EV_EXIT, false, false },
-	{ "sched", "sched_process_exec", CA_EV_EXEC, false, false },
-	{ "power", "cpu_idle", CA_EV_IDLE, false, false },
-	{ "syscalls", "sys_enter_prctl", CA_EV_PRCTL_ENTER, false, false },
-	{ "syscalls", "sys_exit_prctl", CA_EV_PRCTL_EXIT, false, false },
-	{ "ftrace", "print", CA_EV_MARKER, false, false },
-	{ NULL, "cs_switch", CA_EV_COOKIE, false, false },
-	{ "ipi", "ipi_send_cpu", CA_EV_IPI, false, false },
-	{ "ipi", "ipi_send_cpumask", CA_EV_IPI, false, false },
-	{ "irq_vectors", "local_timer_entry", CA_EV_TICK, false, false },
-	{ "timer", "hrtimer_expire_entry", CA_EV_TICK, false, true },
-};
-
-#define WANTED_COUNT (sizeof(wanted) / sizeof(wanted[0]))
+/* The events decoded: every one coreaudit reads (util/event.c). */
+#define WANTED_COUNT ((size_t)ca_event_desc_count)
 
 /*
  * A number field.  In the host's byte order it is read in place (the common
@@ -404,9 +380,11 @@ static struct tep_format_field *fixed_field(struct tep_format_field *field, int 
 
 static bool matches(const struct tep_event *event, size_t i)
 {
-	if (strcmp(event->name, wanted[i].name))
+	const struct ca_event_name *id = &ca_event_descs[i].id;
+
+	if (strcmp(event->name, id->event))
 		return false;
-	return !wanted[i].system || !strcmp(event->system, wanted[i].system);
+	return !id->system || !strcmp(event->system, id->system);
 }
 
 int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
@@ -448,9 +426,9 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			if (!matches(events[i], w) || td->decoder_count == (int)WANTED_COUNT)
 				continue;
 			d = &td->decoders[td->decoder_count++];
-			d->kind = wanted[w].kind;
-			d->is_new_task = wanted[w].is_new_task;
-			d->is_hrtimer = wanted[w].is_hrtimer;
+			d->kind = ca_event_descs[w].kind;
+			d->is_new_task = ca_event_descs[w].is_new_task;
+			d->is_hrtimer = ca_event_descs[w].is_hrtimer;
 			d->is_native = td->is_native;
 			d->tep = tep;
 			for (int f = 0; f < F_COUNT; f++)

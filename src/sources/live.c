@@ -142,11 +142,12 @@ static int enable_events(struct live *live, struct ca_source *source)
 		snprintf(source->warning, sizeof(source->warning),
 			 "cannot enable the cookie probe in %s: cookies come from prctl events "
 			 "and coreaudit-cookie markers", live->name);
-	for (int i = 0; i < ca_traced_event_count; i++) {
-		const struct ca_event_name *e = &ca_traced_events[i];
+	for (int i = 0; i < ca_event_desc_count; i++) {
+		const struct ca_event_name *e = &ca_event_descs[i].id;
 		int ret;
 
-		if (has_probe_event && !strcmp(e->system, "syscalls"))
+		if (!ca_event_descs[i].is_traced ||
+		    (has_probe_event && !strcmp(e->system, "syscalls")))
 			continue;
 		ret = tracefs_event_enable(live->instance, e->system, e->event);
 		has_switch |= !ret && !strcmp(e->event, "sched_switch");

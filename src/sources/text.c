@@ -427,30 +427,22 @@ static int parse_exec(const char *fields, struct ca_task_ref *task)
 	return 0;
 }
 
-static int parse_sched_task(const char *name, const char *fields, struct ca_event *ev)
+static int parse_migrate(const char *fields, struct ca_migrate *migrate)
 {
-	if (!strcmp(name, "sched_migrate_task")) {
-		ev->kind = CA_EV_MIGRATE;
-		if (field_int(fields, "pid", INT_MAX, &ev->migrate.pid) ||
-		    field_int(fields, "orig_cpu", CA_MAX_CPUS - 1, &ev->migrate.orig_cpu) ||
-		    field_int(fields, "dest_cpu", CA_MAX_CPUS - 1, &ev->migrate.dest_cpu))
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(name, "sched_process_fork")) {
-		ev->kind = CA_EV_FORK;
-		if (field_int(fields, "pid", INT_MAX, &ev->fork.parent_pid) ||
-		    field_int(fields, "child_pid", INT_MAX, &ev->fork.child_pid) ||
-		    field_string(fields, "child_comm", ev->fork.child_comm, CA_COMM_LEN))
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(name, "sched_process_exit")) {
-		ev->kind = CA_EV_EXIT;
-		return parse_task_fields(fields, "comm", &ev->task);
-	}
-	ev->kind = CA_EV_EXEC;
-	return parse_exec(fields, &ev->task);
+	if (field_int(fields, "pid", INT_MAX, &migrate->pid) ||
+	    field_int(fields, "orig_cpu", CA_MAX_CPUS - 1, &migrate->orig_cpu) ||
+	    field_int(fields, "dest_cpu", CA_MAX_CPUS - 1, &migrate->dest_cpu))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_fork(const char *fields, struct ca_fork *fork)
+{
+	if (field_int(fields, "pid", INT_MAX, &fork->parent_pid) ||
+	    field_int(fields, "child_pid", INT_MAX, &fork->child_pid) ||
+	    field_string(fields, "child_comm", fork->child_comm, CA_COMM_LEN))
+		return -EINVAL;
+	return 0;
 }
 
 static int parse_idle(const char *fields, struct ca_idle *idle)
@@ -468,63 +460,64 @@ static int parse_idle(const char *fields, struct ca_idle *idle)
 	return 0;
 }
 
-/* Return: 0 parsed, 1 an event coreaudit does not use, -EINVAL malformed. */
-static int parse_fields(const char *name, const char *fields, struct ca_event *ev)
+/* hrtimer_expire_entry: only the tick's own timer ("function=tick_nohz_handler/0x0"). */
+static int parse_tick_timer(const char *fields, struct ca_tick *tick)
 {
 	char function[64];
 
-	if (!strcmp(name, "sched_switch")) {
-		ev->kind = CA_EV_SWITCH;
-		return parse_switch(fields, &ev->sw);
-	}
-	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_wakeup_new")) {
-		ev->kind = CA_EV_WAKEUP;
-		if (parse_wakeup(fields, &ev->wakeup))
-			return -EINVAL;
-		ev->wakeup.is_new = name[12] == '_';
-		return 0;
-	}
-	if (!strcmp(name, "sched_migrate_task") || !strcmp(name, "sched_process_fork") ||
-	    !strcmp(name, "sched_process_exit") || !strcmp(name, "sched_process_exec"))
-		return parse_sched_task(name, fields, ev);
-	if (!strcmp(name, "cpu_idle")) {
-		ev->kind = CA_EV_IDLE;
-		return parse_idle(fields, &ev->idle);
-	}
-	if (!strcmp(name, "sys_enter_prctl")) {
-		ev->kind = CA_EV_PRCTL_ENTER;
-		return parse_prctl_enter(fields, &ev->prctl);
-	}
-	if (!strcmp(name, "sys_exit_prctl")) {
-		ev->kind = CA_EV_PRCTL_EXIT;
-		return parse_prctl_exit(fields, &ev->prctl_ret);
-	}
-	if (!strcmp(name, "print")) {
-		ev->kind = CA_EV_MARKER;
-		copy_marker(fields, ev);
-		return 0;
-	}
-	if (!strcmp(name, "cs_switch")) {
-		ev->kind = CA_EV_COOKIE;
-		return parse_cookie_probe(fields, &ev->cookie);
-	}
-	if (!strcmp(name, "ipi_send_cpu") || !strcmp(name, "ipi_send_cpumask")) {
-		ev->kind = CA_EV_IPI;
-		return parse_ipi(name, fields, &ev->ipi);
-	}
-	if (!strcmp(name, "local_timer_entry")) {
-		ev->kind = CA_EV_TICK;
-		ev->tick.is_tick_timer = false;
-		return 0;
-	}
-	if (strcmp(name, "hrtimer_expire_entry"))
-		return 1;	/* an event coreaudit does not use */
-	/* Only the tick's timer: "function=tick_nohz_handler/0x0" */
-	ev->kind = CA_EV_TICK;
-	ev->tick.is_tick_timer = true;
+	tick->is_tick_timer = true;
 	if (field_string(fields, "function", function, sizeof(function)))
 		return -EINVAL;
 	return strncmp(function, "tick_", 5) ? 1 : 0;
+}
+
+/* Return: 0 parsed, 1 an event coreaudit does not use, -EINVAL malformed. */
+static int parse_fields(const char *name, const char *fields, struct ca_event *ev)
+{
+	const struct ca_event_desc *desc = ca_event_desc_find(name);
+
+	if (!desc)
+		return 1;
+	ev->kind = desc->kind;
+	switch (desc->kind) {
+	case CA_EV_SWITCH:
+		return parse_switch(fields, &ev->sw);
+	case CA_EV_WAKEUP:
+		if (parse_wakeup(fields, &ev->wakeup))
+			return -EINVAL;
+		ev->wakeup.is_new = desc->is_new_task;
+		return 0;
+	case CA_EV_MIGRATE:
+		return parse_migrate(fields, &ev->migrate);
+	case CA_EV_FORK:
+		return parse_fork(fields, &ev->fork);
+	case CA_EV_EXIT:
+		return parse_task_fields(fields, "comm", &ev->task);
+	case CA_EV_EXEC:
+		return parse_exec(fields, &ev->task);
+	case CA_EV_IDLE:
+		return parse_idle(fields, &ev->idle);
+	case CA_EV_PRCTL_ENTER:
+		return parse_prctl_enter(fields, &ev->prctl);
+	case CA_EV_PRCTL_EXIT:
+		return parse_prctl_exit(fields, &ev->prctl_ret);
+	case CA_EV_MARKER:
+		copy_marker(fields, ev);
+		return 0;
+	case CA_EV_COOKIE:
+		return parse_cookie_probe(fields, &ev->cookie);
+	case CA_EV_IPI:
+		return parse_ipi(name, fields, &ev->ipi);
+	case CA_EV_TICK:
+		if (desc->is_hrtimer)
+			return parse_tick_timer(fields, &ev->tick);
+		ev->tick.is_tick_timer = false;
+		return 0;
+	case CA_EV_LOST:
+	case CA_EV_KIND_COUNT:
+		break;
+	}
+	return 1;
 }
 
 /* Line headers -------------------------------------------------------------------- */
