@@ -28,35 +28,11 @@ struct ca_fi_task {
 	uint64_t stretch_end;		/* where the current stretch ended */
 };
 
-/* One core-wide selection and the forced-idle period it opened. */
-struct ca_kfi_selection {
-	uint64_t cookie;		/* the core cookie it chose */
-	int count;			/* forced-idle picks (idle with nr_running > 0) */
-	int occupation;			/* non-idle picks */
-	uint64_t start;			/* period start while count > 0 */
-	int pick[CA_MAX_SIBLINGS];	/* per sibling slot: 0 idle, > 0 a task */
-	bool is_pending[CA_MAX_SIBLINGS];	/* the sibling has not taken its pick yet */
-};
-
-/*
- * The kernel's view of one core, as far as the trace shows it: the selection
- * in force, and the enqueue/dequeue sequence that decides whether a
- * sibling's next schedule takes its pick (fast path) or selects again.
- */
-struct ca_kfi_core {
-	struct ca_kfi_selection sel;
-	struct ca_kfi_selection before;	/* what a tentative selection replaced */
-	uint64_t task_seq;		/* enqueues and dequeues on the core */
-	uint64_t pick_seq;		/* task_seq at the last selection */
-	uint64_t before_pick_seq;
-	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
-};
+struct ca_kernelfi;	/* the kernel's accounting, followed (checks/kernelfi.h) */
 
 struct ca_forcedidle {
 	struct ca_check base;
-	struct ca_kfi_core kcores[CA_MAX_CPUS];
-	uint64_t pick_ts[CA_MAX_CPUS];	/* a __schedule IPI since the CPU's last event */
-	bool has_pick_ts[CA_MAX_CPUS];
+	struct ca_kernelfi *kernel;	/* charges each task as the kernel does */
 	uint64_t core_last_ts[CA_MAX_CPUS];
 	bool has_core_last[CA_MAX_CPUS];
 	uint64_t per_cpu_ns[CA_MAX_CPUS];

@@ -60,8 +60,10 @@ static void starve(struct ca_forcedidle *fi, int pid, uint64_t from, uint64_t to
 		task->longest_starved_ns = task->stretch_ns;
 }
 
-void ca_kernelfi_charge_task(struct ca_forcedidle *fi, int pid, uint64_t ns)
+/* The kernel model's charge of @ns to @pid (kernelfi.c). */
+static void charge_task(void *ctx, int pid, uint64_t ns)
 {
+	struct ca_forcedidle *fi = ctx;
 	struct ca_fi_task *task = fi_task(fi, pid);
 
 	if (!task) {
@@ -178,7 +180,7 @@ static void fi_advance(struct ca_check *check, const struct ca_state *state, int
 static void fi_event(struct ca_check *check, const struct ca_state *state,
 		     const struct ca_event *ev)
 {
-	ca_kernelfi_event(to_fi(check), state, ev);
+	ca_kernelfi_event(to_fi(check)->kernel, state, ev);
 }
 
 static void fi_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
@@ -197,8 +199,9 @@ static void fi_finish(struct ca_check *check, const struct ca_state *state, uint
 int ca_forcedidle_init(struct ca_forcedidle *fi)
 {
 	memset(fi, 0, sizeof(*fi));
-	for (int core = 0; core < CA_MAX_CPUS; core++)
-		fi->kcores[core].tentative_slot = -1;
+	fi->kernel = ca_kernelfi_new(charge_task, fi);
+	if (!fi->kernel)
+		return -ENOMEM;
 	fi->base.name = "forced-idle";
 	fi->base.advance = fi_advance;
 	fi->base.finish = fi_finish;
@@ -209,6 +212,8 @@ int ca_forcedidle_init(struct ca_forcedidle *fi)
 
 void ca_forcedidle_free(struct ca_forcedidle *fi)
 {
+	ca_kernelfi_free(fi->kernel);
+	fi->kernel = NULL;
 	ca_pidmap_free(&fi->map);
 	free(fi->tasks);
 	fi->tasks = NULL;

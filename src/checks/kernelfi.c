@@ -28,6 +28,8 @@
  * that CPU shows it won (the selection it replaced then stands again, from
  * the wakeup on) or anything else happens on the core (it stands).
  */
+#include <stdlib.h>
+
 #include "coreaudit/state.h"
 #include "kernelfi.h"
 
@@ -63,7 +65,7 @@ static int current_pid(const struct ca_state *state, int cpu)
  * Charge the open period up to @now to each sibling's pick, or its current
  * task (@switching_pid stands for the state's on the CPU in @switching_slot).
  */
-static void charge_period(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+static void charge_period(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 			  uint64_t now, int switching_slot, int switching_pid)
 {
 	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
@@ -87,7 +89,7 @@ static void charge_period(struct ca_forcedidle *fi, const struct ca_state *state
 		else
 			pid = current_pid(state, state->topo.siblings[core][i]);
 		if (pid > 0)
-			ca_kernelfi_charge_task(fi, pid, delta);
+			fi->charge(fi->charge_ctx, pid, delta);
 	}
 }
 
@@ -134,7 +136,7 @@ static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, 
 }
 
 /* A core-wide selection by the CPU in @slot, which switches to @next. */
-static void select_core(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 			int slot, int next, uint64_t now)
 {
 	struct ca_kfi_core *k = &fi->kcores[core];
@@ -170,7 +172,7 @@ static void select_core(struct ca_forcedidle *fi, const struct ca_state *state, 
 }
 
 /* The slow path of pick_next_task() on the CPU in @slot. */
-static void slow_path(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 		      int slot, int prev, int next, uint64_t now)
 {
 	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
@@ -203,7 +205,7 @@ static void revoke_tentative(struct ca_kfi_core *k)
  * hypervisor stalls the vCPU in between); the kernel accounts and selects at
  * the pick.  Without such an IPI, the switch's own time.
  */
-static uint64_t pick_time(struct ca_forcedidle *fi, const struct ca_kfi_core *k, int cpu,
+static uint64_t pick_time(struct ca_kernelfi *fi, const struct ca_kfi_core *k, int cpu,
 			  uint64_t switch_ts)
 {
 	uint64_t ts = fi->has_pick_ts[cpu] && fi->pick_ts[cpu] > k->sel.start ?
@@ -218,7 +220,7 @@ static uint64_t pick_time(struct ca_forcedidle *fi, const struct ca_kfi_core *k,
  * (interrupts are off from the pick to the switch) means that __schedule
  * ended without a switch: forget it.
  */
-static void note_pick(struct ca_forcedidle *fi, const struct ca_event *ev)
+static void note_pick(struct ca_kernelfi *fi, const struct ca_event *ev)
 {
 	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
 		return;
@@ -233,7 +235,7 @@ static void note_pick(struct ca_forcedidle *fi, const struct ca_event *ev)
 		fi->has_pick_ts[ev->cpu] = false;
 }
 
-static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 		      const struct ca_event *ev)
 {
 	struct ca_kfi_core *k = &fi->kcores[core];
@@ -256,7 +258,7 @@ static void on_switch(struct ca_forcedidle *fi, const struct ca_state *state, in
 }
 
 /* sched_core_dequeue: the last queued task left a forced-idle CPU. */
-static void on_dequeue_from(struct ca_forcedidle *fi, const struct ca_state *state, int cpu,
+static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state, int cpu,
 			    uint64_t now)
 {
 	int core = state->topo.core_of_cpu[cpu];
@@ -276,7 +278,7 @@ static void on_dequeue_from(struct ca_forcedidle *fi, const struct ca_state *sta
  * sibling's task wins, the CPU stays idle and no sched_switch shows it, so
  * the selection is made here, tentatively.
  */
-static void on_enqueue_to(struct ca_forcedidle *fi, const struct ca_state *state, int cpu,
+static void on_enqueue_to(struct ca_kernelfi *fi, const struct ca_state *state, int cpu,
 			  uint64_t now)
 {
 	int core = cpu >= 0 && cpu < CA_MAX_CPUS ? state->topo.core_of_cpu[cpu] : -1;
@@ -299,7 +301,7 @@ static void on_enqueue_to(struct ca_forcedidle *fi, const struct ca_state *state
 	k->tentative_slot = slot;
 }
 
-void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
+void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
 	int core = state->topo.core_of_cpu[ev->cpu];
@@ -326,4 +328,22 @@ void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
 	default:
 		break;
 	}
+}
+
+struct ca_kernelfi *ca_kernelfi_new(ca_kernelfi_charge_fn charge, void *charge_ctx)
+{
+	struct ca_kernelfi *fi = calloc(1, sizeof(*fi));
+
+	if (!fi)
+		return NULL;
+	for (int core = 0; core < CA_MAX_CPUS; core++)
+		fi->kcores[core].tentative_slot = -1;
+	fi->charge = charge;
+	fi->charge_ctx = charge_ctx;
+	return fi;
+}
+
+void ca_kernelfi_free(struct ca_kernelfi *fi)
+{
+	free(fi);
 }

@@ -7,15 +7,58 @@
 #ifndef CA_CHECKS_KERNELFI_H
 #define CA_CHECKS_KERNELFI_H
 
-#include "coreaudit/forcedidle.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coreaudit/event.h"
+#include "coreaudit/topology.h"
 
 struct ca_state;
 
-/** ca_kernelfi_event() - follow one event (after the state applied it). */
-void ca_kernelfi_event(struct ca_forcedidle *fi, const struct ca_state *state,
-		       const struct ca_event *ev);
+/* One core-wide selection and the forced-idle period it opened. */
+struct ca_kfi_selection {
+	uint64_t cookie;		/* the core cookie it chose */
+	int count;			/* forced-idle picks (idle with nr_running > 0) */
+	int occupation;			/* non-idle picks */
+	uint64_t start;			/* period start while count > 0 */
+	int pick[CA_MAX_SIBLINGS];	/* per sibling slot: 0 idle, > 0 a task */
+	bool is_pending[CA_MAX_SIBLINGS];	/* the sibling has not taken its pick yet */
+};
 
-/** ca_kernelfi_charge_task() - add @ns to @pid's kernel figure (forcedidle.c). */
-void ca_kernelfi_charge_task(struct ca_forcedidle *fi, int pid, uint64_t ns);
+/*
+ * The kernel's view of one core, as far as the trace shows it: the selection
+ * in force, and the enqueue/dequeue sequence that decides whether a
+ * sibling's next schedule takes its pick (fast path) or selects again.
+ */
+struct ca_kfi_core {
+	struct ca_kfi_selection sel;
+	struct ca_kfi_selection before;	/* what a tentative selection replaced */
+	uint64_t task_seq;		/* enqueues and dequeues on the core */
+	uint64_t pick_seq;		/* task_seq at the last selection */
+	uint64_t before_pick_seq;
+	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
+};
+
+/* What is charged, to whom: the forced-idle check's per-task figures. */
+typedef void (*ca_kernelfi_charge_fn)(void *ctx, int pid, uint64_t ns);
+
+struct ca_kernelfi {
+	struct ca_kfi_core kcores[CA_MAX_CPUS];
+	uint64_t pick_ts[CA_MAX_CPUS];	/* a __schedule IPI since the CPU's last event */
+	bool has_pick_ts[CA_MAX_CPUS];
+	ca_kernelfi_charge_fn charge;
+	void *charge_ctx;
+};
+
+/**
+ * ca_kernelfi_new() - a model with no selection yet, charging through @charge
+ * Return: it, or NULL (out of memory).
+ */
+struct ca_kernelfi *ca_kernelfi_new(ca_kernelfi_charge_fn charge, void *charge_ctx);
+void ca_kernelfi_free(struct ca_kernelfi *fi);
+
+/** ca_kernelfi_event() - follow one event (after the state applied it). */
+void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
+		       const struct ca_event *ev);
 
 #endif
