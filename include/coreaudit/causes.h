@@ -1,6 +1,6 @@
 /*
  * causes.h - why the sibling that had to leave a co-run window was still
- * running (DESIGN.md): a reschedule IPI, a local wakeup, its own tick, a
+ * running (coreaudit-audit(1), WINDOW CAUSES): a reschedule IPI, a local wakeup, its own tick, a
  * stalled vCPU, or nothing.  A tracker a check feeds with every event; the
  * isolation check and the rules check each keep one.
  */

@@ -1,8 +1,10 @@
 /*
  * source.h - turn an input file into normalised events in time order.
  *
- * Two sources: trace-cmd trace.dat files through libtracecmd, and the text
- * `trace-cmd report` prints.  ca_source_open() detects which.  A source knows
+ * Files: trace-cmd trace.dat files (libtracecmd parses the headers, the
+ * pages are read by coreaudit or libtracecmd), and the text `trace-cmd
+ * report` prints; ca_source_open() detects which.  The live source
+ * (live.h) reads tracefs.  A source knows
  * nothing about what consumes its events.
  */
 #ifndef COREAUDIT_SOURCE_H

@@ -24,7 +24,7 @@
 #include "decode.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
-/* The kernel's own cookie at every switch (6.10+ with BTF; DESIGN.md). */
+/* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */
 #define PROBE_DEFINITION "t:coreaudit/cs_switch sched_switch prev_pid=prev->pid " \
 	"prev_cookie=prev->core_cookie next_pid=next->pid next_cookie=next->core_cookie"
 #define PROBE_REMOVAL "-:coreaudit/cs_switch"
