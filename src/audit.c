@@ -188,7 +188,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 	return ca_state_consume(&audit->state, ev);
 }
 
-static enum ca_exit_code fail_input(struct ca_audit *audit, enum ca_exit_code code,
+static enum ca_result fail_input(struct ca_audit *audit, enum ca_result code,
 				    const char *fmt, ...)
 {
 	va_list args;
@@ -199,30 +199,31 @@ static enum ca_exit_code fail_input(struct ca_audit *audit, enum ca_exit_code co
 	return code;
 }
 
-static enum ca_exit_code explain_read_error(struct run *run, struct ca_source *source, int ret)
+static enum ca_result explain_read_error(struct run *run, struct ca_source *source, int ret)
 {
 	struct ca_audit *audit = run->audit;
 	char topo[256];
 
 	if (ret == -EDOM) {
 		ca_topology_format(&audit->state.topo, topo, sizeof(topo));
-		return fail_input(audit, run->is_topology_from_option ? CA_EXIT_USAGE : CA_EXIT_INPUT,
+		return fail_input(audit, run->is_topology_from_option ? CA_RESULT_BAD_OPTIONS
+								      : CA_RESULT_BAD_INPUT,
 				  "%s: events on CPU %d, which the topology \"%s\" does not name",
 				  audit->opts.path, run->bad_cpu, topo);
 	}
 	if (ret == -ENOENT)
-		return fail_input(audit, CA_EXIT_INPUT,
+		return fail_input(audit, CA_RESULT_BAD_INPUT,
 				  "%s: no CPU topology: give --topology \"0,1 2,3\" (the SMT "
 				  "siblings of each core) or record a \"coreaudit-topology 0,1 2,3\" "
 				  "marker at the start of the trace", audit->opts.path);
 	if (ret == -ENOMEM)
-		return fail_input(audit, CA_EXIT_INPUT, "%s: out of memory", audit->opts.path);
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory", audit->opts.path);
 	if (run->stream.error[0])
-		return fail_input(audit, CA_EXIT_INPUT, "%s: %s", audit->opts.path,
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: %s", audit->opts.path,
 				  run->stream.error);
 	if (source->error[0])
-		return fail_input(audit, CA_EXIT_INPUT, "%s", source->error);
-	return fail_input(audit, CA_EXIT_INPUT, "%s: cannot read: %s", audit->opts.path,
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s", source->error);
+	return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: cannot read: %s", audit->opts.path,
 			  strerror(-ret));
 }
 
@@ -580,7 +581,7 @@ static void collect_warnings(struct ca_audit *audit)
 			    audit->opts.list_limit);
 }
 
-static enum ca_exit_code decide(struct ca_audit *audit)
+static enum ca_result decide(struct ca_audit *audit)
 {
 	summarise(audit);
 	collect_warnings(audit);
@@ -590,17 +591,17 @@ static enum ca_exit_code decide(struct ca_audit *audit)
 	judge_unknowns(audit);
 	if (audit->failure_count) {
 		audit->verdict = CA_VERDICT_FAIL;
-		return CA_EXIT_FAIL;
+		return CA_RESULT_FAIL;
 	}
 	if (audit->reason_count) {
 		audit->verdict = CA_VERDICT_INCONCLUSIVE;
-		return CA_EXIT_INCONCLUSIVE;
+		return CA_RESULT_INCONCLUSIVE;
 	}
 	audit->verdict = CA_VERDICT_PASS;
-	return CA_EXIT_PASS;
+	return CA_RESULT_PASS;
 }
 
-static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
+static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 {
 	struct ca_audit *audit = run->audit;
 	const struct ca_topology *topo = audit->opts.has_topology ? &audit->opts.topology : NULL;
@@ -623,34 +624,34 @@ static enum ca_exit_code run_pipeline(struct run *run, struct ca_source *source)
 	if (ret)
 		return explain_read_error(run, source, ret);
 	if (!audit->events)
-		return fail_input(audit, CA_EXIT_INPUT, "%s: the trace holds no scheduler events",
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
 	ret = ca_state_finish(&audit->state);
 	if (ret == -ENOMEM)
-		return fail_input(audit, CA_EXIT_INPUT, "%s: out of memory", audit->opts.path);
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory", audit->opts.path);
 	if (ret)
-		return fail_input(audit, CA_EXIT_INPUT, "%s: audit stopped: %s", audit->opts.path,
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: audit stopped: %s", audit->opts.path,
 				  strerror(-ret));
 	return decide(audit);
 }
 
-enum ca_exit_code ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts)
+enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
 	memset(audit, 0, sizeof(*audit));
 	audit->opts = *opts;
 	if (!opts->rules_path)
-		return CA_EXIT_PASS;
+		return CA_RESULT_PASS;
 	if (ca_rules_load(&audit->rules, opts->rules_path, audit->error, sizeof(audit->error)))
-		return CA_EXIT_USAGE;
+		return CA_RESULT_BAD_OPTIONS;
 	audit->has_rules = true;
 	take_rule_thresholds(audit);
-	return CA_EXIT_PASS;
+	return CA_RESULT_PASS;
 }
 
-enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
+enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
 {
 	struct run run = { .audit = audit, .is_topology_from_option = audit->opts.has_topology };
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	audit->info = source->info;
 	code = run_pipeline(&run, source);
@@ -660,15 +661,15 @@ enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source
 	return code;
 }
 
-enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts)
+enum ca_result ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
 	struct ca_source source;
-	enum ca_exit_code code = ca_audit_begin(audit, opts);
+	enum ca_result code = ca_audit_begin(audit, opts);
 
-	if (code != CA_EXIT_PASS)
+	if (code != CA_RESULT_PASS)
 		return code;
 	if (ca_source_open(&source, opts->path)) {
-		code = fail_input(audit, CA_EXIT_INPUT, "%s", source.error);
+		code = fail_input(audit, CA_RESULT_BAD_INPUT, "%s", source.error);
 		ca_source_close(&source);
 		return code;
 	}
@@ -686,4 +687,15 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_isolation_free(&audit->isolation);
 	ca_forcedidle_free(&audit->forcedidle);
 	ca_state_free(&audit->state);
+}
+
+const char *ca_result_name(enum ca_result result)
+{
+	static const char *const names[] = {
+		[CA_RESULT_PASS] = "pass", [CA_RESULT_FAIL] = "fail",
+		[CA_RESULT_INCONCLUSIVE] = "inconclusive", [CA_RESULT_BAD_INPUT] = "bad-input",
+		[CA_RESULT_BAD_OPTIONS] = "bad-options",
+	};
+
+	return (unsigned int)result < sizeof(names) / sizeof(names[0]) ? names[result] : "?";
 }

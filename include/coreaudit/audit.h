@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "exit.h"
+#include "result.h"
 #include "forcedidle.h"
 #include "isolation.h"
 #include "policy.h"
@@ -91,7 +91,7 @@ struct ca_audit {
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	int max_starved_pid;
-	char error[600];	/* for CA_EXIT_INPUT / CA_EXIT_USAGE */
+	char error[600];	/* for CA_RESULT_BAD_INPUT / CA_RESULT_BAD_OPTIONS */
 	bool is_abandoned;	/* a library faulted mid-read: do not free */
 };
 
@@ -100,22 +100,23 @@ void ca_audit_options_default(struct ca_audit_options *opts);
 
 /**
  * ca_audit_run() - audit @opts->path into @audit
- * Return: the exit code: PASS, FAIL or INCONCLUSIVE from the verdict, or
- *         CA_EXIT_INPUT / CA_EXIT_USAGE with @audit->error set.
+ * Return: CA_RESULT_PASS, _FAIL or _INCONCLUSIVE from the verdict, or
+ *         CA_RESULT_BAD_INPUT / CA_RESULT_BAD_OPTIONS with @audit->error set
+ *         (the coreaudit program exits 0, 1, 4, 3 and 2 for them).
  */
-enum ca_exit_code ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts);
+enum ca_result ca_audit_run(struct ca_audit *audit, const struct ca_audit_options *opts);
 
 /**
  * ca_audit_begin() - set @audit up for @opts (its rule file included)
- * Return: CA_EXIT_PASS, or CA_EXIT_USAGE with @audit->error set.
+ * Return: CA_RESULT_PASS, or CA_RESULT_BAD_OPTIONS with @audit->error set.
  */
-enum ca_exit_code ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts);
+enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts);
 
 /**
  * ca_audit_feed() - run an open @source through the pipeline and decide
  * Return: as ca_audit_run().
  */
-enum ca_exit_code ca_audit_feed(struct ca_audit *audit, struct ca_source *source);
+enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source);
 
 /** ca_audit_free() - release what ca_audit_run() built (safe after failure). */
 void ca_audit_free(struct ca_audit *audit);

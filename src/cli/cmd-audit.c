@@ -118,10 +118,10 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
  * input (guard.c).  After such a fault their state is undefined: @audit is
  * left as it is (not freed: the process exits) and only the error is set.
  */
-static enum ca_exit_code run_guarded(struct ca_audit *audit, const struct ca_audit_options *opts)
+static enum ca_result run_guarded(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
 	static sigjmp_buf env;
-	enum ca_exit_code code;
+	enum ca_result result;
 	int sig = sigsetjmp(env, 1);
 
 	if (sig) {
@@ -130,12 +130,12 @@ static enum ca_exit_code run_guarded(struct ca_audit *audit, const struct ca_aud
 			 "%s: corrupt trace data: libtracecmd/libtraceevent faulted (%s) reading "
 			 "its pages", opts->path, strsignal(sig));
 		audit->is_abandoned = true;
-		return CA_EXIT_INPUT;
+		return CA_RESULT_BAD_INPUT;
 	}
 	ca_guard_arm(&env);
-	code = ca_audit_run(audit, opts);
+	result = ca_audit_run(audit, opts);
 	ca_guard_disarm();
-	return code;
+	return result;
 }
 
 int ca_cmd_audit(int argc, char **argv)
@@ -144,7 +144,8 @@ int ca_cmd_audit(int argc, char **argv)
 	struct ca_report_options report = { .top = DEFAULT_TOP };
 	struct parsed parsed = { .opts = &opts, .report = &report };
 	struct ca_audit *audit;
-	enum ca_exit_code code;
+	enum ca_result result;
+	bool is_bad;
 	int ret;
 
 	ca_audit_options_default(&opts);
@@ -156,16 +157,17 @@ int ca_cmd_audit(int argc, char **argv)
 		ca_cli_error("audit: out of memory");
 		return CA_EXIT_INPUT;
 	}
-	code = run_guarded(audit, &opts);
-	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE)
+	result = run_guarded(audit, &opts);
+	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
+	if (is_bad)
 		ca_cli_error("%s", audit->error);
 	else
 		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, audit, &report);
-	if (code != CA_EXIT_INPUT && code != CA_EXIT_USAGE)
+	if (!is_bad)
 		ca_report_lttng(NULL, audit, &report);
 	if (!audit->is_abandoned) {
 		ca_audit_free(audit);
 		free(audit);
 	}
-	return code;
+	return ca_exit_for(result);
 }

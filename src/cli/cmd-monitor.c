@@ -317,9 +317,9 @@ static int topology_default(struct ca_audit_options *opts)
 }
 
 /* --save-trace: the pages kept, as a trace.dat, when the monitor failed; then forget them. */
-static void save_evidence(struct monitor *mon, struct ca_source *source, enum ca_exit_code code)
+static void save_evidence(struct monitor *mon, struct ca_source *source, enum ca_result result)
 {
-	if (mon->save_path && code == CA_EXIT_FAIL) {
+	if (mon->save_path && result == CA_RESULT_FAIL) {
 		char *clock = ca_live_clock_text(source);
 
 		save_trace(mon, source->info.cpu_count, ca_live_page_size(source), clock);
@@ -337,7 +337,7 @@ int ca_cmd_monitor(int argc, char **argv)
 	struct monitor mon = { .save_ns = 10000000000ull };
 	struct parsed parsed = { .opts = &opts, .live = &live, .mon = &mon };
 	struct ca_source source;
-	enum ca_exit_code code;
+	enum ca_result result;
 	int ret;
 
 	ca_audit_options_default(&opts);
@@ -350,8 +350,8 @@ int ca_cmd_monitor(int argc, char **argv)
 	mon.audit = calloc(1, sizeof(*mon.audit));
 	if (!mon.audit)
 		return CA_EXIT_INPUT;
-	code = ca_audit_begin(mon.audit, &opts);
-	if (code != CA_EXIT_PASS) {
+	result = ca_audit_begin(mon.audit, &opts);
+	if (result != CA_RESULT_PASS) {
 		ca_cli_error("%s", mon.audit->error);
 		goto out;
 	}
@@ -363,7 +363,7 @@ int ca_cmd_monitor(int argc, char **argv)
 	if (ca_live_open(&source, &live)) {
 		ca_cli_error("monitor: %s", source.error);
 		ca_source_close(&source);
-		code = CA_EXIT_INPUT;
+		result = CA_RESULT_BAD_INPUT;
 		goto out;
 	}
 	if (source.warning[0])
@@ -371,10 +371,10 @@ int ca_cmd_monitor(int argc, char **argv)
 	if (!mon.is_quiet)
 		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
 			ca_live_instance_name(&source));
-	code = ca_audit_feed(mon.audit, &source);
-	save_evidence(&mon, &source, code);
+	result = ca_audit_feed(mon.audit, &source);
+	save_evidence(&mon, &source, result);
 	ca_source_close(&source);
-	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE) {
+	if (result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS) {
 		ca_cli_error("%s", mon.audit->error);
 	} else {
 		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, mon.audit, &report);
@@ -383,5 +383,5 @@ int ca_cmd_monitor(int argc, char **argv)
 out:
 	ca_audit_free(mon.audit);
 	free(mon.audit);
-	return code;
+	return ca_exit_for(result);
 }

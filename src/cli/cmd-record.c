@@ -201,7 +201,8 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	char marker[1100], topo[1024], err[600];
 	struct ca_source source;
 	char *clock = NULL;
-	int code;
+	enum ca_result result;
+	int ret;
 
 	if (ca_live_open(&source, live)) {
 		ca_cli_error("record: %s", source.error);
@@ -223,10 +224,10 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	write_cookie_markers(&source);
 	if (command && command[0])
 		rec->child = start_command(command);
-	code = ca_audit_feed(rec->audit, &source);
+	result = ca_audit_feed(rec->audit, &source);
 	if (rec->child > 0)
 		waitpid(rec->child, &rec->child_status, 0);
-	if (code == CA_EXIT_INPUT || code == CA_EXIT_USAGE || rec->write_error) {
+	if (result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS || rec->write_error) {
 		ca_cli_error("record: %s", rec->write_error ? "cannot write the pages" :
 						 rec->audit->error);
 		ca_source_close(&source);
@@ -234,10 +235,10 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	}
 	/* Before the source closes: closing removes the probe, and with it its format. */
 	clock = ca_live_clock_text(&source);
-	code = ca_writer_finish(&rec->writer, output, clock ? clock : "[mono]", err, sizeof(err));
+	ret = ca_writer_finish(&rec->writer, output, clock ? clock : "[mono]", err, sizeof(err));
 	free(clock);
 	ca_source_close(&source);
-	if (code) {
+	if (ret) {
 		ca_cli_error("record: %s", err);
 		return CA_EXIT_INPUT;
 	}
@@ -268,7 +269,7 @@ int ca_cmd_record(int argc, char **argv)
 	}
 	opts.has_topology = true;
 	rec.audit = calloc(1, sizeof(*rec.audit));
-	if (!rec.audit || ca_audit_begin(rec.audit, &opts) != CA_EXIT_PASS) {
+	if (!rec.audit || ca_audit_begin(rec.audit, &opts) != CA_RESULT_PASS) {
 		free(rec.audit);
 		return CA_EXIT_INPUT;
 	}

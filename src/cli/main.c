@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "coreaudit/exit.h"
+#include "exit.h"
 #include "cli.h"
 
 static const struct ca_command commands[] = {

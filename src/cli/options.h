@@ -13,6 +13,7 @@
 
 #include "coreaudit/audit.h"
 #include "coreaudit/topology.h"
+#include "exit.h"
 
 enum ca_opt_kind {
 	CA_OPT_FLAG,		/* no value */

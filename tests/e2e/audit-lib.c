@@ -5,7 +5,7 @@
  * test-damage.sh on damaged traces: the readers must not crash a program
  * that calls ca_audit_run(), nor leak per bad file.
  *
- * Usage: audit-lib TOPOLOGY [--records] FILE...; prints "EXIT EVENTS FILE"
+ * Usage: audit-lib TOPOLOGY [--records] FILE...; prints "RESULT EVENTS FILE"
  * per file, then "fds BEFORE AFTER".
  */
 #include <dirent.h>
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "coreaudit/audit.h"
-#include "coreaudit/exit.h"
 
 static int open_fds(void)
 {
@@ -50,9 +49,10 @@ int main(int argc, char **argv)
 	opts.use_record_reader = use_records;
 	for (int i = first; i < argc; i++) {
 		opts.path = argv[i];
-		enum ca_exit_code code = ca_audit_run(audit, &opts);
+		enum ca_result result = ca_audit_run(audit, &opts);
 
-		printf("%d %llu %s\n", (int)code, (unsigned long long)audit->events, argv[i]);
+		printf("%s %llu %s\n", ca_result_name(result), (unsigned long long)audit->events,
+		       argv[i]);
 		ca_audit_free(audit);
 	}
 	printf("fds %d %d\n", before, open_fds());

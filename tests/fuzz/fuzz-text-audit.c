@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.has_topology = size % 2 && !ca_topology_parse("0,1 2,3", &opts.topology, err,
 							   sizeof(err));
 	audit = calloc(1, sizeof(*audit));
-	if (audit && ca_audit_begin(audit, &opts) == CA_EXIT_PASS)
+	if (audit && ca_audit_begin(audit, &opts) == CA_RESULT_PASS)
 		ca_audit_feed(audit, &source);
 	ca_source_close(&source);
 	if (audit)

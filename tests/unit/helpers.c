@@ -49,12 +49,12 @@ void trace_free(struct trace_text *t)
 	memset(t, 0, sizeof(*t));
 }
 
-enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
+enum ca_result audit_text(struct ca_audit *audit, const struct trace_text *t,
 			     struct ca_audit_options *opts)
 {
 	char path[] = "/tmp/coreaudit-test-XXXXXX";
 	int fd = mkstemp(path);
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, t->text, t->len), (ssize_t)t->len);
@@ -69,12 +69,12 @@ enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
 	return code;
 }
 
-enum ca_exit_code audit_text_with_rules(struct ca_audit *audit, const struct trace_text *t,
+enum ca_result audit_text_with_rules(struct ca_audit *audit, const struct trace_text *t,
 					struct ca_audit_options *opts, const char *rules_text)
 {
 	char path[] = "/tmp/coreaudit-rules-XXXXXX";
 	int fd = mkstemp(path);
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, rules_text, strlen(rules_text)), (ssize_t)strlen(rules_text));

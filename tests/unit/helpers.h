@@ -22,14 +22,14 @@ void trace_raw(struct trace_text *t, const char *line);
 void trace_free(struct trace_text *t);
 
 /* Audit @t with @opts (path replaced); the caller frees with ca_audit_free(). */
-enum ca_exit_code audit_text(struct ca_audit *audit, const struct trace_text *t,
+enum ca_result audit_text(struct ca_audit *audit, const struct trace_text *t,
 			     struct ca_audit_options *opts);
 
 /*
  * Audit @t with @rules_text written to a temporary rule file as
  * @opts->rules_path; the caller frees with ca_audit_free().
  */
-enum ca_exit_code audit_text_with_rules(struct ca_audit *audit, const struct trace_text *t,
+enum ca_result audit_text_with_rules(struct ca_audit *audit, const struct trace_text *t,
 					struct ca_audit_options *opts, const char *rules_text);
 
 /* Options for a 2-sibling core "0,1" unless @topology says otherwise. */

@@ -65,7 +65,7 @@ START_TEST(test_lost_events_inconclusive)
 	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	sc_switch(&t, 1, T0 + 10 * MS, 200, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.lost_events, 5);
 	/* from CPU0's last event before the gap (its switch: paired probes are consumed) */
 	ck_assert_uint_eq(audit.state.cpus[0].lost_ns, 9 * MS);
@@ -88,7 +88,7 @@ START_TEST(test_missing_switch_inconclusive)
 	sc_switch(&t, 1, T0 + 5 * MS, 200, "S", 0, true, 7, 0);	/* believed idle */
 	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.missed_switches, 1);
 	ck_assert_uint_eq(audit.state.cpus[1].missed_switches, 1);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "(CPU 1): sched_switch events are missing"));
@@ -118,7 +118,7 @@ START_TEST(test_switch_tail_is_no_contradiction)
 	sc_ipi(&t, 1, T0 + 4 * MS, 200, 0);		/* 200 again, but believed idle */
 	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.missed_switches, 1);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -141,7 +141,7 @@ START_TEST(test_contradiction_splits_windows)
 	test_options(&opts, NULL);
 	opts.grace_ns = 500 * US;
 	opts.has_grace = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
 	/* [1, 2] ms 100|200, and 101|300 [9, 10] ms after the contradiction */
@@ -162,7 +162,7 @@ START_TEST(test_topology_from_marker)
 	sc_marker(&t, 0, T0 - 1 * MS, 0, "coreaudit-topology 0,1");
 	two_task_trace(&t);
 	ca_audit_options_default(&opts);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.state.topo.core_count, 1);
 	ck_assert_int_eq(audit.state.topo.sibling_count[0], 2);
 	ca_audit_free(&audit);
@@ -174,15 +174,15 @@ static const struct {
 	const char *name;
 	const char *first_line;	/* prepended to a good trace */
 	bool has_topology;
-	enum ca_exit_code code;
+	enum ca_result code;
 	const char *message;
 } bad_rows[] = {
-	{ "no topology", NULL, false, CA_EXIT_INPUT, "no CPU topology" },
+	{ "no topology", NULL, false, CA_RESULT_BAD_INPUT, "no CPU topology" },
 	{ "bad topology marker", "  t-1 [000] 0.5: print: tracing_mark_write: coreaudit-topology 0,,1",
-	  false, CA_EXIT_INPUT, "bad coreaudit-topology marker" },
+	  false, CA_RESULT_BAD_INPUT, "bad coreaudit-topology marker" },
 	{ "CPU outside topology", "  t-1 [002] 0.5: sched_wakeup: a:9 [120] CPU:002", true,
-	  CA_EXIT_USAGE, "events on CPU 2, which the topology \"0,1\" does not name" },
-	{ "backwards", "  t-1 [000] 9.5: sched_wakeup: a:9 [120] CPU:000", true, CA_EXIT_INPUT,
+	  CA_RESULT_BAD_OPTIONS, "events on CPU 2, which the topology \"0,1\" does not name" },
+	{ "backwards", "  t-1 [000] 9.5: sched_wakeup: a:9 [120] CPU:000", true, CA_RESULT_BAD_INPUT,
 	  "timestamp goes backwards" },
 };
 
@@ -205,12 +205,12 @@ START_TEST(test_bad_input_rows)
 }
 END_TEST
 
-static enum ca_exit_code audit_bytes(struct ca_audit *audit, const void *bytes, size_t len)
+static enum ca_result audit_bytes(struct ca_audit *audit, const void *bytes, size_t len)
 {
 	char path[] = "/tmp/coreaudit-test-XXXXXX";
 	int fd = mkstemp(path);
 	struct ca_audit_options opts;
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, bytes, len), (ssize_t)len);
@@ -230,22 +230,22 @@ START_TEST(test_wrong_files)
 	struct ca_audit_options opts;
 	struct ca_audit audit;
 
-	ck_assert_int_eq(audit_bytes(&audit, binary, sizeof(binary)), CA_EXIT_INPUT);
+	ck_assert_int_eq(audit_bytes(&audit, binary, sizeof(binary)), CA_RESULT_BAD_INPUT);
 	ck_assert_ptr_nonnull(strstr(audit.error, "unrecognised format"));
 	ca_audit_free(&audit);
-	ck_assert_int_eq(audit_bytes(&audit, "", 0), CA_EXIT_INPUT);
+	ck_assert_int_eq(audit_bytes(&audit, "", 0), CA_RESULT_BAD_INPUT);
 	ck_assert_ptr_nonnull(strstr(audit.error, "empty file"));
 	ca_audit_free(&audit);
-	ck_assert_int_eq(audit_bytes(&audit, words, strlen(words)), CA_EXIT_INPUT);
+	ck_assert_int_eq(audit_bytes(&audit, words, strlen(words)), CA_RESULT_BAD_INPUT);
 	ck_assert_ptr_nonnull(strstr(audit.error, ":1: not trace-cmd report text: \"hello\""));
 	ca_audit_free(&audit);
-	ck_assert_int_eq(audit_bytes(&audit, magic_only, sizeof(magic_only)), CA_EXIT_INPUT);
+	ck_assert_int_eq(audit_bytes(&audit, magic_only, sizeof(magic_only)), CA_RESULT_BAD_INPUT);
 	ck_assert_ptr_nonnull(strstr(audit.error, "trace.dat"));
 	ca_audit_free(&audit);
 
 	test_options(&opts, NULL);
 	opts.path = "/nonexistent/trace.dat";
-	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_EXIT_INPUT);
+	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_RESULT_BAD_INPUT);
 	ck_assert_str_eq(audit.error, "/nonexistent/trace.dat: No such file or directory");
 	ca_audit_free(&audit);
 }

@@ -26,7 +26,7 @@ static void start(struct trace_text *t)
 	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
 }
 
-static enum ca_exit_code run(struct trace_text *t, struct ca_audit *audit,
+static enum ca_result run(struct trace_text *t, struct ca_audit *audit,
 			     uint64_t max_transition)
 {
 	struct ca_audit_options opts;
@@ -44,7 +44,7 @@ START_TEST(test_ipi_explains)
 	start(&t);
 	sc_ipi(&t, 0, T0 + 1 * MS, 0, 1);
 	window_on_cpu1(&t, T0 + 2 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.opts.grace_ns, 200 * US);
 	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].count, 1);
 	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].total_ns, 990 * US);
@@ -54,7 +54,7 @@ START_TEST(test_ipi_explains)
 	ca_audit_free(&audit);
 
 	/* the kernel asked, but the window lasted longer than the team accepts */
-	ck_assert_int_eq(run(&t, &audit, 500 * US), CA_EXIT_FAIL);
+	ck_assert_int_eq(run(&t, &audit, 500 * US), CA_RESULT_FAIL);
 	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -70,7 +70,7 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	start(&t);
 	sc_ipi(&t, 0, T0 + 1 * MS, 0, 0);	/* to itself: not to the leaving CPU */
 	window_on_cpu1(&t, T0 + 2 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNEXPLAINED].count, 1);
 	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	ck_assert_int_ge(audit.isolation.list[0].evidence, 0);
@@ -90,7 +90,7 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	trace_free(&t);
 	start(&t);
 	window_on_cpu1(&t, T0 + 1 * MS + 150 * US);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
 	ca_audit_free(&audit);
@@ -115,10 +115,10 @@ static void arriving_kicked_trace(struct trace_text *t, uint64_t kick)
 	sc_switch(t, 1, T0 + 20 * MS, 200, "S", 0, true, 9, 0);
 }
 
-static enum ca_exit_code arriving_kicked(struct ca_audit *audit, uint64_t kick)
+static enum ca_result arriving_kicked(struct ca_audit *audit, uint64_t kick)
 {
 	struct trace_text t = { 0 };
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	arriving_kicked_trace(&t, kick);
 	code = run(&t, audit, 0);
@@ -130,14 +130,14 @@ START_TEST(test_kick_to_the_arriving_sibling)
 {
 	struct ca_audit audit;
 
-	ck_assert_int_eq(arriving_kicked(&audit, 50 * US), CA_EXIT_PASS);
+	ck_assert_int_eq(arriving_kicked(&audit, 50 * US), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.isolation.list[0].leaving_cpu, 1);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
 	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
 	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start, 300 * US);
 	ca_audit_free(&audit);
 
-	ck_assert_int_eq(arriving_kicked(&audit, 250 * US), CA_EXIT_FAIL);
+	ck_assert_int_eq(arriving_kicked(&audit, 250 * US), CA_RESULT_FAIL);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	ca_audit_free(&audit);
@@ -164,7 +164,7 @@ START_TEST(test_kick_to_the_arriving_sibling_rules)
 		test_options(&opts, "0,1");
 		arriving_kicked_trace(&t, kicks[i]);
 		ck_assert_int_eq(audit_text_with_rules(&audit, &t, &opts, rules),
-				 i ? CA_EXIT_FAIL : CA_EXIT_PASS);
+				 i ? CA_RESULT_FAIL : CA_RESULT_PASS);
 		ck_assert_uint_eq(audit.policy.results[0].violations, violations[i]);
 		ck_assert_int_eq(audit.policy.results[0].worst[0].cause,
 				 i ? CA_CAUSE_UNEXPLAINED : CA_CAUSE_RESCHED_IPI);
@@ -184,7 +184,7 @@ START_TEST(test_local_wakeup_explains)
 	start(&t);
 	sc_wakeup(&t, 1, T0 + 500 * US, 200, 300, 1);
 	window_on_cpu1(&t, T0 + 2 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_WAKEUP);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -201,7 +201,7 @@ START_TEST(test_tick_explains_until_the_next_tick)
 	sc_tick(&t, 1, T0 + 900 * US, 200);
 	sc_tick(&t, 1, T0 + 920 * US, 200);	/* the same tick's hrtimer: one tick */
 	window_on_cpu1(&t, T0 + 3 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_TICK);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -213,7 +213,7 @@ START_TEST(test_tick_explains_until_the_next_tick)
 	sc_tick(&t, 1, T0 + 4 * MS + 900 * US, 200);
 	sc_switch(&t, 1, T0 + 5 * MS, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -238,15 +238,15 @@ static const struct {
 	bool is_silent, is_fresh;
 	uint64_t resume, retick, leave;
 	enum ca_window_cause cause;
-	enum ca_exit_code code;
+	enum ca_result code;
 } stall_rows[] = {
-	{ true, false, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_EXIT_PASS },
-	{ true, false, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_EXIT_PASS },
+	{ true, false, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_RESULT_PASS },
+	{ true, false, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_RESCHED_TICK, CA_RESULT_PASS },
 	{ true, false, 44 * MS + 500 * US, 48 * MS + 500 * US, 48 * MS + 600 * US,
-	  CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
-	{ true, true, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_VCPU_STALL, CA_EXIT_PASS },
-	{ true, true, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
-	{ false, false, 44 * MS + 5 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_EXIT_FAIL },
+	  CA_CAUSE_UNEXPLAINED, CA_RESULT_FAIL },
+	{ true, true, 46 * MS + 900 * US, 0, 47 * MS, CA_CAUSE_VCPU_STALL, CA_RESULT_PASS },
+	{ true, true, 46 * MS + 500 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_RESULT_FAIL },
+	{ false, false, 44 * MS + 5 * US, 0, 47 * MS, CA_CAUSE_UNEXPLAINED, CA_RESULT_FAIL },
 };
 
 START_TEST(test_stalled_vcpu)
@@ -310,7 +310,7 @@ START_TEST(test_tick_period_from_tick_timer)
 	sc_tick(&t, 1, T0 + 39 * MS + 700 * US, 200);
 	sc_switch(&t, 1, T0 + 39 * MS + 750 * US, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
 			  1 * MS + 750 * US);
@@ -328,7 +328,7 @@ START_TEST(test_no_ipi_events_causes_unknown)
 
 	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
 	window_on_cpu1(&t, T0 + 2 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_PASS);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.opts.grace_ns, 5 * MS);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNKNOWN);
 	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNKNOWN].count, 1);
@@ -353,18 +353,18 @@ static const struct {
 	uint64_t length;
 	enum ca_window_cause cause;
 	enum ca_window_kind kind;
-	enum ca_exit_code code;
+	enum ca_result code;
 } tickless_rows[] = {
-	{ NOTHING, 150 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS },
-	{ NOTHING, 2 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN, CA_EXIT_INCONCLUSIVE },
+	{ NOTHING, 150 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_RESULT_PASS },
+	{ NOTHING, 2 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN, CA_RESULT_INCONCLUSIVE },
 	{ NOTHING, CA_TICK_WINDOW_MAX_NS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN,
-	  CA_EXIT_INCONCLUSIVE },
+	  CA_RESULT_INCONCLUSIVE },
 	{ NOTHING, CA_TICK_WINDOW_MAX_NS + 1 * US, CA_CAUSE_UNEXPLAINED, CA_WINDOW_VIOLATION,
-	  CA_EXIT_FAIL },
-	{ NOTHING, 40 * MS, CA_CAUSE_UNEXPLAINED, CA_WINDOW_VIOLATION, CA_EXIT_FAIL },
-	{ IPI, 2 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS },
-	{ IPI, 40 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS },
-	{ WAKEUP, 2 * MS, CA_CAUSE_RESCHED_WAKEUP, CA_WINDOW_SKEW, CA_EXIT_PASS },
+	  CA_RESULT_FAIL },
+	{ NOTHING, 40 * MS, CA_CAUSE_UNEXPLAINED, CA_WINDOW_VIOLATION, CA_RESULT_FAIL },
+	{ IPI, 2 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_RESULT_PASS },
+	{ IPI, 40 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_RESULT_PASS },
+	{ WAKEUP, 2 * MS, CA_CAUSE_RESCHED_WAKEUP, CA_WINDOW_SKEW, CA_RESULT_PASS },
 };
 
 static void tickless_window(struct trace_text *t, enum evidence evidence, uint64_t length)
@@ -408,7 +408,7 @@ START_TEST(test_no_tick_events)
 			  tickless_rows[_i].kind == CA_WINDOW_UNKNOWN);
 	ck_assert_int_eq(audit.warning_count, 2);	/* and the text's clock */
 	ck_assert_str_eq(audit.warnings[1], tickless_warning);
-	if (tickless_rows[_i].code == CA_EXIT_INCONCLUSIVE)
+	if (tickless_rows[_i].code == CA_RESULT_INCONCLUSIVE)
 		ck_assert_int_eq(audit.reason_count, 1);
 	if (tickless_rows[_i].length == 2 * MS && tickless_rows[_i].evidence == NOTHING)
 		ck_assert_str_eq(audit.reasons[0], tickless_reason);
@@ -425,7 +425,7 @@ START_TEST(test_one_tick_event_tells_ticks)
 
 	start(&t);
 	window_on_cpu1(&t, T0 + 3 * MS);
-	ck_assert_int_eq(run(&t, &audit, 0), CA_EXIT_FAIL);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert(audit.info.has_tick_events);
 	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ck_assert_uint_eq(audit.isolation.undecided_summary.count, 0);
@@ -461,7 +461,7 @@ START_TEST(test_tick_events_defined_never_seen)
 END_TEST
 
 /* Audit @t with @rules_text as the rule file. */
-static enum ca_exit_code run_rules(struct trace_text *t, struct ca_audit *audit,
+static enum ca_result run_rules(struct trace_text *t, struct ca_audit *audit,
 				   const char *rules_text)
 {
 	struct ca_audit_options opts;
@@ -479,7 +479,7 @@ START_TEST(test_no_tick_events_rules)
 
 	tickless_window(&t, NOTHING, 2 * MS);
 	ck_assert_int_eq(run_rules(&t, &audit, "tag a comm t100\ntag b comm t200\nisolate a b\n"),
-			 CA_EXIT_INCONCLUSIVE);
+			 CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
 	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, CA_CAUSE_UNKNOWN);
 	ck_assert_uint_eq(audit.policy.results[0].undecided, 1);
@@ -503,12 +503,12 @@ static const struct {
 	uint64_t cookie_a, cookie_b;
 	enum ca_window_cause cause;
 	uint64_t violations;
-	enum ca_exit_code code;
+	enum ca_result code;
 } rule_cookie_rows[] = {
-	{ true, 5, 5, CA_CAUSE_SAME_COOKIE, 1, CA_EXIT_FAIL },
-	{ true, 0, 0, CA_CAUSE_SAME_COOKIE, 1, CA_EXIT_FAIL },
-	{ true, 5, 9, CA_CAUSE_UNKNOWN, 0, CA_EXIT_PASS },
-	{ false, 0, 0, CA_CAUSE_UNKNOWN, 0, CA_EXIT_PASS },
+	{ true, 5, 5, CA_CAUSE_SAME_COOKIE, 1, CA_RESULT_FAIL },
+	{ true, 0, 0, CA_CAUSE_SAME_COOKIE, 1, CA_RESULT_FAIL },
+	{ true, 5, 9, CA_CAUSE_UNKNOWN, 0, CA_RESULT_PASS },
+	{ false, 0, 0, CA_CAUSE_UNKNOWN, 0, CA_RESULT_PASS },
 };
 
 START_TEST(test_rules_same_kernel_cookie)

@@ -102,7 +102,7 @@ START_TEST(test_cookie_markers)
 	sc_switch(&t, 0, T0 + 5 * MS, 100, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
 	opts.grace_ns = 10 * MS;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "markers");
 	assert_cookie(&audit, 100, 42);
 	assert_cookie(&audit, 200, 0);
@@ -130,7 +130,7 @@ START_TEST(test_tag_inherited_on_fork)
 	sc_switch(&t, 1, T0 + 10 * MS, 101, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
 	opts.identity = CA_IDENTITY_TAG;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_int_eq(task_of(&audit, 101)->tag, task_of(&audit, 100)->tag);
 	ck_assert_str_eq(ca_tasks_tag_name(&audit.state.tasks, task_of(&audit, 101)->tag), "vm-a");
 	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);

@@ -26,7 +26,7 @@ START_TEST(test_all_observed_passes)
 
 	two_task_trace(&t);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_double_eq(audit.observed_pct, 100.0);
 	ck_assert_uint_eq(audit.unobserved_ns, 0);
 	ca_audit_free(&audit);
@@ -43,7 +43,7 @@ START_TEST(test_cpus_never_seen)
 
 	two_task_trace(&t);
 	test_options(&opts, "0,1 2,3");
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_int_eq(audit.reason_count, 1);
 	ck_assert_str_eq(audit.reasons[0], "CPUs 2,3, named by the topology, show no event: "
 			 "unobserved over the whole span (the trace holds events of CPUs 0,1 "
@@ -66,7 +66,7 @@ START_TEST(test_one_cpu_of_two)
 	sc_wakeup(&t, 0, T0 + 1 * MS, 100, 200, 1);
 	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_str_eq(audit.reasons[0], "CPU 1, named by the topology, shows no event: "
 			 "unobserved over the whole span (the trace holds events of CPU 0 only: "
 			 "check the topology)");
@@ -96,7 +96,7 @@ START_TEST(test_cut_stream_is_unobserved)
 	sc_switch(&t, 0, T0 + 150 * MS, 100, "S", 300, true, 7, 9);
 	sc_switch(&t, 0, T0 + 300 * MS, 300, "S", 0, true, 9, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_str_eq(audit.reasons[0], "CPU 1 shows no event from 1.001000000 s to the end "
 			 "(299.000ms) while other CPUs aimed 2 IPIs, 1 wakeup and 0 migrations at "
 			 "it: its events are missing (a cut or damaged trace), unobserved there");
@@ -124,7 +124,7 @@ START_TEST(test_slow_answer_within_bound)
 	sc_switch(&t, 0, T0 + 80 * MS, 100, "S", 0, true, 7, 0);
 	sc_switch(&t, 1, T0 + 90 * MS, 200, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.unobserved_ns, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -145,7 +145,7 @@ START_TEST(test_silence_in_the_middle)
 	sc_switch(&t, 0, T0 + 210 * MS, 100, "S", 0, true, 7, 0);
 	sc_switch(&t, 1, T0 + 220 * MS, 200, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_str_eq(audit.reasons[0], "CPU 1 shows no event from 1.001000000 s to "
 			 "1.200000000 s (199.000ms) while other CPUs aimed 0 IPIs, 1 wakeup and 0 "
 			 "migrations at it: its events are missing (a cut or damaged trace), "
@@ -175,7 +175,7 @@ START_TEST(test_window_across_lost_gap)
 	test_options(&opts, "0,1");
 	opts.grace_ns = 500 * US;
 	opts.has_grace = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_VIOLATION].count, 1);
 	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_VIOLATION].total, 1 * MS);
 	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_UNKNOWN].total, 18 * MS);
@@ -201,7 +201,7 @@ static int fake_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 	return ret;
 }
 
-static enum ca_exit_code audit_events(struct ca_audit *audit, const struct ca_event *events,
+static enum ca_result audit_events(struct ca_audit *audit, const struct ca_event *events,
 				      int count)
 {
 	struct fake_source fake = { events, count };
@@ -212,7 +212,7 @@ static enum ca_exit_code audit_events(struct ca_audit *audit, const struct ca_ev
 	test_options(&opts, NULL);
 	opts.path = "fake";
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_int_eq(ca_audit_begin(audit, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(ca_audit_begin(audit, &opts), CA_RESULT_PASS);
 	return ca_audit_feed(audit, &source);
 }
 
@@ -238,7 +238,7 @@ START_TEST(test_damaged_page_skipped)
 	};
 	struct ca_audit audit;
 
-	ck_assert_int_eq(audit_events(&audit, events, 5), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_events(&audit, events, 5), CA_RESULT_INCONCLUSIVE);
 	ck_assert_str_eq(audit.reasons[0], "CPU 1: unreadable data at file offset 81920 (4096 "
 			 "bytes) skipped (1 place on this CPU): what ran from 1.001000000 s to "
 			 "1.050000000 s is unknown");
@@ -257,7 +257,7 @@ START_TEST(test_stream_ends_in_damage)
 	};
 	struct ca_audit audit;
 
-	ck_assert_int_eq(audit_events(&audit, events, 5), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_events(&audit, events, 5), CA_RESULT_INCONCLUSIVE);
 	ck_assert_str_eq(audit.reasons[0], "CPU 1: its data ends in unreadable data at file "
 			 "offset 8192: unobserved from 1.001000000 s to the end (100.000ms)");
 	ck_assert_uint_eq(audit.unobserved_ns, 100 * MS);
@@ -275,7 +275,7 @@ START_TEST(test_topology_option_against_marker)
 	sc_marker(&t, 0, T0 - 1 * MS, 0, "coreaudit-topology 0-1");
 	two_task_trace(&t);
 	test_options(&opts, "0 1");
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_int_eq(audit.warning_count, 3);	/* and: text has no clock, no ipi events */
 	ck_assert_str_eq(audit.warnings[1], "--topology \"0 1\" differs from the trace's "
 			 "coreaudit-topology marker \"0-1\": the option is used (without it, the "
@@ -286,7 +286,7 @@ START_TEST(test_topology_option_against_marker)
 	ck_assert(audit.is_topology_from_option);
 	ca_audit_free(&audit);
 	test_options(&opts, "1,0");
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_int_eq(audit.warning_count, 2);
 	ck_assert_str_eq(audit.topology_marker, "0-1");
 	ca_audit_free(&audit);

@@ -39,7 +39,7 @@ START_TEST(test_smt4_charge_split)
 
 	smt4_scenario(&t);
 	test_options(&opts, "0-3");
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[0], 0);
 	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[1], 0);
 	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[2], 10 * MS + 2 * US);
@@ -70,7 +70,7 @@ START_TEST(test_thresholds_fail)
 	smt4_scenario(&t);
 	test_options(&opts, "0-3");
 	opts.max_starvation_ns = 10 * MS;	/* 102 starved 10.002 ms at a stretch */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.max_starved_ns, 10 * MS + 2 * US);
 	ck_assert_int_eq(audit.reason_count, 1);
 	ca_audit_free(&audit);
@@ -78,11 +78,11 @@ START_TEST(test_thresholds_fail)
 	test_options(&opts, "0-3");
 	opts.max_starvation_ns = 11 * MS;
 	opts.max_forced_idle_pct = 99;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ca_audit_free(&audit);
 
 	opts.max_forced_idle_pct = 1;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert(audit.forced_idle_pct > 1);
 	ca_audit_free(&audit);
 	trace_free(&t);

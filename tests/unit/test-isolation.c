@@ -24,7 +24,7 @@ START_TEST(test_same_cookie_no_window)
 
 	corun(&t, 7, 7, 10 * MS);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
 	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "probe");
 	ca_audit_free(&audit);
@@ -41,7 +41,7 @@ START_TEST(test_different_cookies_long_is_violation)
 	corun(&t, 7, 9, 10 * MS);
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 10 * MS);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 0);
@@ -66,7 +66,7 @@ START_TEST(test_different_cookies_short_is_skew)
 
 	corun(&t, 7, 9, 100 * US);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].total_ns, 100 * US);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 0);
@@ -85,7 +85,7 @@ START_TEST(test_grace_option_moves_the_line)
 	test_options(&opts, NULL);
 	opts.grace_ns = 100 * US;	/* at the grace: a violation */
 	opts.has_grace = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -104,7 +104,7 @@ START_TEST(test_idle_beside_anything)
 	sc_switch(&t, 1, T0 + 31 * MS, 0, "R", 200, true, 0, 9);
 	sc_switch(&t, 1, T0 + 60 * MS, 200, "S", 0, true, 9, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -127,7 +127,7 @@ START_TEST(test_untagged_beside_tagged)
 	test_options(&opts, NULL);
 	opts.identity = CA_IDENTITY_TAG;
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	/* 101 (untagged) beside 200 (untagged): same; 100 (tenant-a) beside 200: 12..20 ms */
 	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
 	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 12 * MS);
@@ -156,7 +156,7 @@ START_TEST(test_backfill_first_task)
 	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 0);
 	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 1 * MS);
@@ -197,7 +197,7 @@ START_TEST(test_probe_paired_across_interleaving)
 	trace_raw(&t, line);
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 0);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 8 * MS);
@@ -218,14 +218,14 @@ START_TEST(test_unknown_cookies_inconclusive)
 	sc_switch(&t, 0, T0 + 11 * MS, 100, "S", 0, false, 0, 0);
 	sc_switch(&t, 1, T0 + 50 * MS, 200, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 1);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 10 * MS);
 	ck_assert_int_eq(audit.verdict, CA_VERDICT_INCONCLUSIVE);
 	ca_audit_free(&audit);
 
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_PASS);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -249,7 +249,7 @@ START_TEST(test_smt4_pairs)
 	test_options(&opts, "0-3");
 	opts.grace_ns = 1 * MS;
 	opts.has_grace = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	/* 102 against 100 and against 101: from its switch-in to its switch-out, each */
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
 	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns,
@@ -277,25 +277,25 @@ static const struct {
 	uint64_t length;
 	enum ca_window_cause cause;
 	enum ca_window_kind kind;
-	enum ca_exit_code code;
+	enum ca_result code;
 	const char *checked_against;
 } tag_rows[] = {
-	{ PROBE, 0, 0, false, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	{ PROBE, 0, 0, false, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_RESULT_FAIL,
 	  "probe" },
-	{ PROBE, 5, 5, true, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	{ PROBE, 5, 5, true, 100 * US, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION, CA_RESULT_FAIL,
 	  "probe" },
-	{ PROBE, 5, 9, false, 100 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS, "probe" },
-	{ PROBE, 5, 9, true, 3 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_EXIT_PASS, "probe" },
+	{ PROBE, 5, 9, false, 100 * US, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_RESULT_PASS, "probe" },
+	{ PROBE, 5, 9, true, 3 * MS, CA_CAUSE_RESCHED_IPI, CA_WINDOW_SKEW, CA_RESULT_PASS, "probe" },
 	/* no ipi events: a late IPI could explain up to 15 ms; longer fails */
-	{ PROBE, 5, 9, false, 6 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN, CA_EXIT_INCONCLUSIVE,
+	{ PROBE, 5, 9, false, 6 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_UNKNOWN, CA_RESULT_INCONCLUSIVE,
 	  "probe" },
-	{ PROBE, 5, 9, false, 16 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	{ PROBE, 5, 9, false, 16 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_VIOLATION, CA_RESULT_FAIL,
 	  "probe" },
 	{ PRCTL_SHARED, 0, 0, false, 1 * MS, CA_CAUSE_SAME_COOKIE, CA_WINDOW_VIOLATION,
-	  CA_EXIT_FAIL, "prctl" },
-	{ PRCTL_APART, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS,
+	  CA_RESULT_FAIL, "prctl" },
+	{ PRCTL_APART, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_RESULT_PASS,
 	  "prctl" },
-	{ NO_SOURCE, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_EXIT_PASS,
+	{ NO_SOURCE, 0, 0, false, 1 * MS, CA_CAUSE_UNKNOWN, CA_WINDOW_SKEW, CA_RESULT_PASS,
 	  "none" },
 };
 
@@ -369,19 +369,19 @@ static const struct {
 	uint64_t length;
 	bool has_grace;
 	enum ca_window_kind kind;
-	enum ca_exit_code code;
+	enum ca_result code;
 	const char *reason;
 } no_ipi_rows[] = {
-	{ 4 * MS, false, CA_WINDOW_SKEW, CA_EXIT_PASS, NULL },
-	{ 5 * MS, false, CA_WINDOW_UNKNOWN, CA_EXIT_INCONCLUSIVE,
+	{ 4 * MS, false, CA_WINDOW_SKEW, CA_RESULT_PASS, NULL },
+	{ 5 * MS, false, CA_WINDOW_UNKNOWN, CA_RESULT_INCONCLUSIVE,
 	  "1 co-run window (5.000ms)" NO_IPI_REASON },
-	{ 15 * MS, false, CA_WINDOW_UNKNOWN, CA_EXIT_INCONCLUSIVE,
+	{ 15 * MS, false, CA_WINDOW_UNKNOWN, CA_RESULT_INCONCLUSIVE,
 	  "1 co-run window (15.000ms)" NO_IPI_REASON },
-	{ 15 * MS + 1, false, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	{ 15 * MS + 1, false, CA_WINDOW_VIOLATION, CA_RESULT_FAIL,
 	  "1 co-run window of different cookies at or over the grace period (5.000ms)" },
-	{ 5 * MS, true, CA_WINDOW_VIOLATION, CA_EXIT_FAIL,
+	{ 5 * MS, true, CA_WINDOW_VIOLATION, CA_RESULT_FAIL,
 	  "1 co-run window of different cookies at or over the grace period (5.000ms)" },
-	{ 4 * MS, true, CA_WINDOW_SKEW, CA_EXIT_PASS, NULL },
+	{ 4 * MS, true, CA_WINDOW_SKEW, CA_RESULT_PASS, NULL },
 };
 
 START_TEST(test_no_ipi_events_bound)

@@ -73,7 +73,7 @@ START_TEST(test_cookies_are_hex_strings)
 	sc_switch(&t, 1, T0 + 12 * MS, 200, "S", 0, true, BIG_COOKIE_B, 0);
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_FAIL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	root = report_of(&audit);
 	ck_assert_int_eq(int_at(root, "version"), 2);
 	ck_assert_str_eq(text_at(root, "windows.list.0.tasks.0.cookie"), "0xffff888000760d58");
@@ -110,7 +110,7 @@ START_TEST(test_rule_violations_counted)
 	sc_switch(&t, 1, T0 + 21 * MS, 200, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_msg(audit_text_with_rules(&audit, &t, &opts, rules) == CA_EXIT_FAIL, "%s",
+	ck_assert_msg(audit_text_with_rules(&audit, &t, &opts, rules) == CA_RESULT_FAIL, "%s",
 		      audit.error);
 	root = report_of(&audit);
 	ck_assert_int_eq(int_at(root, "violations"), 1);
@@ -137,7 +137,7 @@ START_TEST(test_coverage_reason_object)
 	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
 	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	root = report_of(&audit);
 	ck_assert_str_eq(text_at(root, "reasons.0.check"), "coverage");
 	ck_assert_str_eq(text_at(root, "reasons.0.verdict"), "inconclusive");

@@ -407,56 +407,56 @@ END_TEST
 static const struct {
 	const char *text;
 	size_t len;		/* 0: strlen */
-	enum ca_exit_code code;
+	enum ca_result code;
 	const char *message;	/* in the error (exit 3) or the reasons (exit 4), after the path */
 	uint64_t bad_lines;
 	long first_bad_line;
 } source_rows[] = {
-	{ "[0]\n", 0, CA_EXIT_INPUT, ":1: not trace-cmd report text: \"[0]\" (1 of 1 lines "
+	{ "[0]\n", 0, CA_RESULT_BAD_INPUT, ":1: not trace-cmd report text: \"[0]\" (1 of 1 lines "
 	  "unreadable, this the first)", 0, 0 },
 	/* item 11: a CPU of 2^32 - 1 was -1 through atoi, after a lost line of CPU 63 */
 	{ GOOD_SWITCH(0, "1.0") "CPU:63 [EVENTS DROPPED]\n"
-	  "  w-1 [4294967295] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_EXIT_INPUT,
+	  "  w-1 [4294967295] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_RESULT_BAD_INPUT,
 	  ":3: a CPU over coreaudit's limit of 64: \"  w-1 [4294967295] 1.5: sched_switch", 0, 0 },
-	{ "  w-1 [4294967296] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_EXIT_INPUT,
+	{ "  w-1 [4294967296] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_RESULT_BAD_INPUT,
 	  ":1: a CPU over coreaudit's limit of 64", 0, 0 },
-	{ "cpus=65\n" FOUR_LINES, 0, CA_EXIT_INPUT, ":1: more CPUs than coreaudit's limit of 64: "
+	{ "cpus=65\n" FOUR_LINES, 0, CA_RESULT_BAD_INPUT, ":1: more CPUs than coreaudit's limit of 64: "
 	  "\"cpus=65\"", 0, 0 },
 	/* item 15: one event and junk is not report text */
-	{ GOOD_SWITCH(0, "1.0") "junk\nmore junk\n", 0, CA_EXIT_INPUT,
+	{ GOOD_SWITCH(0, "1.0") "junk\nmore junk\n", 0, CA_RESULT_BAD_INPUT,
 	  ":2: not trace-cmd report text: \"junk\" (2 of 3 lines unreadable, this the first)",
 	  0, 0 },
-	{ "# tracer: nop\n\njunk\n", 0, CA_EXIT_INPUT, ":3: not trace-cmd report text: \"junk\"",
+	{ "# tracer: nop\n\njunk\n", 0, CA_RESULT_BAD_INPUT, ":3: not trace-cmd report text: \"junk\"",
 	  0, 0 },
 	/* damaged lines inside report text: counted, inconclusive */
 	{ "cpus=2\n" FOUR_LINES "  w-1 [000] 1.4: sched_switch: garbage\n" GOOD_SWITCH(0, "1.5"),
-	  0, CA_EXIT_INCONCLUSIVE, " could not be read (first: line 6): what they held is unknown",
+	  0, CA_RESULT_INCONCLUSIVE, " could not be read (first: line 6): what they held is unknown",
 	  1, 6 },
-	{ FOUR_LINES "x\001\002\n" GOOD_SWITCH(0, "1.4"), 0, CA_EXIT_INCONCLUSIVE,
+	{ FOUR_LINES "x\001\002\n" GOOD_SWITCH(0, "1.4"), 0, CA_RESULT_INCONCLUSIVE,
 	  "1 line(s) of ", 1, 5 },
 	/* a NUL inside a line (in the first 4 KB: not text at all); a last line cut short */
 	{ FOUR_LINES "  w-1 [000] 1.4: sched_\0switch: a:1 [120] R ==> b:2 [120]\n",
 	  sizeof(FOUR_LINES "  w-1 [000] 1.4: sched_\0switch: a:1 [120] R ==> b:2 [120]\n") - 1,
-	  CA_EXIT_INPUT, ": unrecognised format: neither a trace-cmd trace.dat file nor trace-cmd "
+	  CA_RESULT_BAD_INPUT, ": unrecognised format: neither a trace-cmd trace.dat file nor trace-cmd "
 	  "report text", 0, 0 },
 	{ FOUR_LINES "  w-1 [000] 1.4: sched_switch: a:1 [120] R ==> b:2 [12", 0,
-	  CA_EXIT_INCONCLUSIVE, "(first: line 5)", 1, 5 },
+	  CA_RESULT_INCONCLUSIVE, "(first: line 5)", 1, 5 },
 	{ FOUR_LINES "  w-1 [000] 1.4: sched_switch: a:1 [120] R ==> b:2", 0,
-	  CA_EXIT_INCONCLUSIVE, "(first: line 5)", 1, 5 },
-	{ FOUR_LINES "# no newline after a comment", 0, CA_EXIT_PASS, NULL, 0, 0 },
+	  CA_RESULT_INCONCLUSIVE, "(first: line 5)", 1, 5 },
+	{ FOUR_LINES "# no newline after a comment", 0, CA_RESULT_PASS, NULL, 0, 0 },
 	/* lost events after a CPU's last event still count; tracefs' lost lines too */
-	{ FOUR_LINES "CPU:1 [EVENTS DROPPED]\n", 0, CA_EXIT_INCONCLUSIVE,
+	{ FOUR_LINES "CPU:1 [EVENTS DROPPED]\n", 0, CA_RESULT_INCONCLUSIVE,
 	  "at least 1 events lost", 0, 0 },
 	{ GOOD_SWITCH(0, "1.0") "CPU:1 [LOST 3 EVENTS]\n" GOOD_SWITCH(1, "1.1"), 0,
-	  CA_EXIT_INCONCLUSIVE, "3 events lost", 0, 0 },
-	{ "cpus=2\nversion = 6\nCPU 1 is empty\n# c\n\n" FOUR_LINES, 0, CA_EXIT_PASS, NULL, 0, 0 },
+	  CA_RESULT_INCONCLUSIVE, "3 events lost", 0, 0 },
+	{ "cpus=2\nversion = 6\nCPU 1 is empty\n# c\n\n" FOUR_LINES, 0, CA_RESULT_PASS, NULL, 0, 0 },
 	/*
 	 * fuzz-text-source: lines of events coreaudit does not use counted as its
 	 * events (and their stale kind as a cookie probe, ipi, tick...): the first
 	 * pass found events that the second never emitted
 	 */
 	{ "cpus=2\n  w-1 [000] 1.0: sched_6akeup: comm=a pid=18 prio=0 target_cpu=000\n"
-	  "  w-1 [000] 1.1: kmalloc: x\n", 0, CA_EXIT_INPUT,
+	  "  w-1 [000] 1.1: kmalloc: x\n", 0, CA_RESULT_BAD_INPUT,
 	  ": no scheduler events: not trace-cmd report text nor a trace.dat file", 0, 0 },
 };
 
@@ -474,7 +474,7 @@ START_TEST(test_text_source_rows)
 	struct ca_audit_options opts;
 	struct ca_audit audit;
 	size_t len = source_rows[_i].len ? source_rows[_i].len : strlen(source_rows[_i].text);
-	enum ca_exit_code code;
+	enum ca_result code;
 
 	t.text = malloc(len + 1);
 	memcpy(t.text, source_rows[_i].text, len);
@@ -483,13 +483,13 @@ START_TEST(test_text_source_rows)
 	opts.assume_unknown_cookie_zero = true;
 	code = audit_text(&audit, &t, &opts);
 	ck_assert_msg(code == source_rows[_i].code, "row %d: exit %d: %s", _i, code, audit.error);
-	if (code == CA_EXIT_INPUT)
+	if (code == CA_RESULT_BAD_INPUT)
 		ck_assert_msg(strstr(audit.error, source_rows[_i].message), "row %d: \"%s\"", _i,
 			      audit.error);
 	else if (source_rows[_i].message)
 		ck_assert_msg(has_reason(&audit, source_rows[_i].message), "row %d: \"%s\"", _i,
 			      audit.reason_count ? audit.reasons[0] : "no reason");
-	if (code != CA_EXIT_INPUT) {
+	if (code != CA_RESULT_BAD_INPUT) {
 		ck_assert_uint_eq(audit.info.bad_lines, source_rows[_i].bad_lines);
 		ck_assert_int_eq(audit.info.first_bad_line, source_rows[_i].first_bad_line);
 	}
@@ -514,7 +514,7 @@ START_TEST(test_text_nul_byte)
 	t.text[t.len - 20] = '\0';
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.info.bad_lines, 1);
 	ck_assert_int_eq(audit.info.first_bad_line, 101);
 	ca_audit_free(&audit);
@@ -541,7 +541,7 @@ START_TEST(test_text_bad_line_reason)
 	trace_raw(&t, "j\xffunk");
 	test_options(&opts, NULL);
 	opts.assume_unknown_cookie_zero = true;
-	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_EXIT_INCONCLUSIVE, "%s", audit.error);
+	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_RESULT_INCONCLUSIVE, "%s", audit.error);
 	/* the path was the helper's temporary file: its prefix, then the rest exactly */
 	snprintf(expected, sizeof(expected), "could not be read (first: line 6): what they held "
 		 "is unknown");

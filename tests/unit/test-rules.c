@@ -100,7 +100,7 @@ static void switch_prio(struct trace_text *t, int cpu, uint64_t ts, int prev, in
 }
 
 /* Audit @t with @rules_text as the rule file and --max-transition @max_transition (0: none). */
-static enum ca_exit_code audit_with_rules_max(struct ca_audit *audit, struct trace_text *t,
+static enum ca_result audit_with_rules_max(struct ca_audit *audit, struct trace_text *t,
 					      const char *rules_text, uint64_t max_transition)
 {
 	struct ca_audit_options opts;
@@ -111,7 +111,7 @@ static enum ca_exit_code audit_with_rules_max(struct ca_audit *audit, struct tra
 	return audit_text_with_rules(audit, t, &opts, rules_text);
 }
 
-static enum ca_exit_code audit_with_rules(struct ca_audit *audit, struct trace_text *t,
+static enum ca_result audit_with_rules(struct ca_audit *audit, struct trace_text *t,
 					  const char *rules_text)
 {
 	return audit_with_rules_max(audit, t, rules_text, 0);
@@ -132,7 +132,7 @@ START_TEST(test_isolate)
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
 	/* no ipi events: the rule file's own grace alone decides */
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag A marker A\ntag B marker B\n"
-					  "isolate A B\ngrace 5ms\n"), CA_EXIT_FAIL);
+					  "isolate A B\ngrace 5ms\n"), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
 	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 11 * MS);	/* from T0 */
 	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
@@ -155,7 +155,7 @@ START_TEST(test_exclusive_realtime)
 	switch_prio(&t, 1, T0 + 4 * MS, 200, 120, 0, 120);
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 89, 0, 120);
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy fifo\nexclusive rt\n"
-					  "grace 2ms\n"), CA_EXIT_FAIL);
+					  "grace 2ms\n"), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.policy.grace_ns, 2 * MS);
 	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
 	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 3 * MS);
@@ -164,7 +164,7 @@ START_TEST(test_exclusive_realtime)
 
 	/* a grace of 5 ms from the rule file: the 3 ms is skew */
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy realtime\nexclusive rt\n"
-					  "grace 5ms\n"), CA_EXIT_PASS);
+					  "grace 5ms\n"), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.policy.results[0].violations, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -205,7 +205,7 @@ START_TEST(test_exclusive_by_cause)
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 89, 0, 120);
 	ck_assert_int_eq(audit_with_rules_max(&audit, &t, "tag rt policy fifo\nexclusive rt\n",
 					      rule_cause_rows[_i].max_transition),
-			 rule_cause_rows[_i].violations ? CA_EXIT_FAIL : CA_EXIT_PASS);
+			 rule_cause_rows[_i].violations ? CA_RESULT_FAIL : CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.policy.grace_ns, 200 * US);
 	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
 	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 6 * MS);
@@ -226,7 +226,7 @@ START_TEST(test_together_share)
 	switch_prio(&t, 1, T0 + 10 * MS, 101, 120, 0, 120);
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag avx comm t10?\ntogether avx\n"),
-			 CA_EXIT_PASS);
+			 CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.policy.results[0].runtime_ns, 30 * MS);
 	ck_assert_uint_eq(audit.policy.results[0].shared_ns, 20 * MS);
 	ca_audit_free(&audit);
@@ -241,13 +241,13 @@ START_TEST(test_rules_errors_are_usage_errors)
 	struct ca_audit_options opts;
 
 	switch_prio(&t, 0, T0, 0, 120, 100, 120);
-	ck_assert_int_eq(audit_with_rules(&audit, &t, "isolate\n"), CA_EXIT_USAGE);
+	ck_assert_int_eq(audit_with_rules(&audit, &t, "isolate\n"), CA_RESULT_BAD_OPTIONS);
 	ck_assert_ptr_nonnull(strstr(audit.error, ":1:8: missing words"));
 	ca_audit_free(&audit);
 	test_options(&opts, NULL);
 	opts.rules_path = "/nonexistent.rules";
 	opts.path = "/nonexistent.dat";
-	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_EXIT_USAGE);
+	ck_assert_int_eq(ca_audit_run(&audit, &opts), CA_RESULT_BAD_OPTIONS);
 	ck_assert_str_eq(audit.error, "/nonexistent.rules: No such file or directory");
 	ca_audit_free(&audit);
 	trace_free(&t);
