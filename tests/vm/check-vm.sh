@@ -59,6 +59,25 @@ show_unexplained() {	# NAME
 		sed -n '/^unexplained windows/,/^$/p' | head -40 | sed "s/^/# $1: /"
 }
 
+# A correct kernel shows no unexplained window; under TCG about one recording
+# in 60 does all the same (README, The real-kernel harness: a task in kernel
+# code on this non-preemptible kernel, or a stalled vCPU, whose need-resched
+# was set before the sibling's pick; the trace's events cannot tell that from
+# a lost kick).  Such a recording is shown with its evidence and the workload
+# recorded once more: what a change to coreaudit breaks fails both.
+run_clean() {	# run_clean NAME VARIANT SMP GROUPS: run, then audit NAME
+	local count
+	run "$@"
+	audit "$1"
+	count=$(unexplained "$1")
+	[ "$count" = 0 ] && return
+	echo "# $1: $count unexplained window(s) of 200 us or more in this recording (evidence"
+	echo "# below); recorded once more, and held to the second recording"
+	show_unexplained "$1"
+	run "$@"
+	audit "$1"
+}
+
 show_windows() { json_get "'windows of %s: %d, by cause %s; skew p50 %.1f us, p99 %.1f us, max %.1f us' % ('$1',
 	d['windows']['count'], {k: v['count'] for k, v in d['windows']['by_cause'].items()},
 	d['windows']['by_kind']['skew']['p50_ns'] / 1e3, d['windows']['by_kind']['skew']['p99_ns'] / 1e3,
@@ -75,8 +94,7 @@ check_forced_idle() {	# NAME PERCENT
 }
 
 # 1. Two cookie groups on 1 core x 2 threads.
-run cookies probe smt2 A:1:70:1:o,B:1:70:1:o
-audit cookies
+run_clean cookies probe smt2 A:1:70:1:o,B:1:70:1:o
 show_windows cookies
 check "cookies: passes (exit $code)" test "$code" = 0
 check "cookies: no unexplained window of 200 us or more" test "$(unexplained cookies)" = 0
@@ -102,8 +120,7 @@ audit cookies --rules "$tap_tmp/groups.rules"
 check "rules: isolate A B holds on the groups with cookies (exit $code)" test "$code" = 0
 
 # 3. A cookie group beside an untagged (cookie 0) one.
-run mixed probe smt2 A:1:60:1:o,U:1:60:0:o
-audit mixed
+run_clean mixed probe smt2 A:1:60:1:o,U:1:60:0:o
 show_windows mixed
 check "mixed: no unexplained window of 200 us or more" test "$(unexplained mixed)" = 0
 show_unexplained mixed
@@ -135,7 +152,7 @@ json_get "d['rules']['relations'][0]['windows']" < "$tap_tmp/realtime.json" | se
 # 5. Cookies rebuilt from prctl agree with the kernel's own (PR_SCHED_CORE_GET)
 # and with the cookie probe: the guest records both; the probe's lines are
 # dropped from the report text to audit by prctl alone.
-run prctl both smt2 A:1:70:1:o,B:1:70:1:o
+run_clean prctl both smt2 A:1:70:1:o,B:1:70:1:o
 trace-cmd report -i "$results/prctl/trace.dat" > "$tap_tmp/prctl-probe.txt" 2> /dev/null
 grep -v ' cs_switch: ' "$tap_tmp/prctl-probe.txt" > "$tap_tmp/prctl.txt"
 for source in prctl-probe prctl; do
@@ -162,8 +179,7 @@ check_forced_idle prctl 2
 
 # 6. coreaudit record inside the guest: it creates the cookie probe on this
 # kernel and writes a file that audits like trace-cmd's.
-run record record smt2 A:1:70:1:o,B:1:70:1:o
-audit record
+run_clean record record smt2 A:1:70:1:o,B:1:70:1:o
 sed 's/^/# guest: /' "$results/record/record.err" 2> /dev/null | head -3
 check "record: cookies from the probe coreaudit record created" test \
 	"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/record.json")" = probe
