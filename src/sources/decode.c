@@ -289,6 +289,27 @@ static void decode_exec(const struct decoder *d, const struct tep_record *rec, s
 	ca_copy_comm(ev->task.comm, base ? base + 1 : path, CA_COMM_LEN);
 }
 
+static void decode_wakeup(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	ev->wakeup.pid = (int)read_signed(d->fields[F_PID], rec);
+	ev->wakeup.target_cpu = (int)read_signed(d->fields[F_TARGET_CPU], rec);
+	ev->wakeup.is_new = d->is_new_task;
+	read_comm(d, d->fields[F_COMM], rec, ev->wakeup.comm);
+}
+
+/* The cs_switch probe: both tasks' kernel cookies (paired with its switch by stream.c). */
+static void decode_cookie(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	struct tep_format_field *const *f = d->fields;
+
+	ev->cookie.prev_pid = (int)read_signed(f[F_PREV_PID], rec);
+	ev->cookie.next_pid = (int)read_signed(f[F_NEXT_PID], rec);
+	ev->cookie.prev_cookie = read_unsigned(f[F_PREV_COOKIE], rec);
+	ev->cookie.next_cookie = read_unsigned(f[F_NEXT_COOKIE], rec);
+}
+
 static void decode_prctl(const struct decoder *d, const struct tep_record *rec,
 			 struct ca_event *ev)
 {
@@ -314,10 +335,7 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 			decode_switch(d, rec, ev);
 		break;
 	case CA_EV_WAKEUP:
-		ev->wakeup.pid = (int)read_signed(f[F_PID], rec);
-		ev->wakeup.target_cpu = (int)read_signed(f[F_TARGET_CPU], rec);
-		ev->wakeup.is_new = d->is_new_task;
-		read_comm(d, f[F_COMM], rec, ev->wakeup.comm);
+		decode_wakeup(d, rec, ev);
 		break;
 	case CA_EV_MIGRATE:
 		ev->migrate.pid = (int)read_signed(f[F_PID], rec);
@@ -350,10 +368,7 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		decode_marker(d, rec, ev);
 		break;
 	case CA_EV_COOKIE:
-		ev->cookie.prev_pid = (int)read_signed(f[F_PREV_PID], rec);
-		ev->cookie.next_pid = (int)read_signed(f[F_NEXT_PID], rec);
-		ev->cookie.prev_cookie = read_unsigned(f[F_PREV_COOKIE], rec);
-		ev->cookie.next_cookie = read_unsigned(f[F_NEXT_COOKIE], rec);
+		decode_cookie(d, rec, ev);
 		break;
 	case CA_EV_IPI:
 		decode_ipi(d, rec, ev);
