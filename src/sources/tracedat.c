@@ -345,9 +345,8 @@ static int check_pages(struct emit_ctx *emit)
 static int load_data(struct emit_ctx *emit)
 {
 	struct tracedat *td = emit->td;
-	int ret = 0;
-
 	char why[200];
+	int ret = 0;
 
 	if (!td->layout_ret)
 		ret = check_extents(emit->source, &td->layout);
