@@ -25,6 +25,7 @@
 
 #define INSTANCE_PREFIX "coreaudit-"
 /* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */
+#define WITHOUT_PROBE "cookies come from prctl events and coreaudit-cookie markers"
 #define PROBE_DEFINITION "t:coreaudit/cs_switch sched_switch prev_pid=prev->pid " \
 	"prev_cookie=prev->core_cookie next_pid=next->pid next_cookie=next->core_cookie"
 #define PROBE_REMOVAL "-:coreaudit/cs_switch"
@@ -126,8 +127,7 @@ static void create_probe(struct live *live, struct ca_source *source)
 		live->has_probe = true;
 	else if (!format)
 		snprintf(source->warning, sizeof(source->warning),
-			 "no cookie probe (%s): cookies come from prctl events and "
-			 "coreaudit-cookie markers", strerror(errno));
+			 "no cookie probe (%s): " WITHOUT_PROBE, strerror(errno));
 	free(format);
 }
 
@@ -140,8 +140,7 @@ static int enable_events(struct live *live, struct ca_source *source)
 
 	if (!has_probe_event && live->has_probe)
 		snprintf(source->warning, sizeof(source->warning),
-			 "cannot enable the cookie probe in %s: cookies come from prctl events "
-			 "and coreaudit-cookie markers", live->name);
+			 "cannot enable the cookie probe in %s: " WITHOUT_PROBE, live->name);
 	for (int i = 0; i < ca_event_desc_count; i++) {
 		const struct ca_event_name *e = &ca_event_descs[i].id;
 		int ret;

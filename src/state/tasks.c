@@ -27,9 +27,7 @@ void ca_tasks_free(struct ca_tasks *tasks)
 
 struct ca_task *ca_tasks_find(struct ca_tasks *tasks, int pid)
 {
-	int64_t index = ca_pidmap_get(&tasks->map, pid);
-
-	return index < 0 ? NULL : &tasks->items[index];
+	return (struct ca_task *)ca_tasks_lookup(tasks, pid);	/* the caller owns the table */
 }
 
 const struct ca_task *ca_tasks_lookup(const struct ca_tasks *tasks, int pid)
