@@ -143,7 +143,7 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	struct ca_audit *audit = run->audit;
 	int ret;
 
-	ret = ca_state_init(&audit->state, topo, audit->opts.identity);
+	ret = ca_state_init(&audit->state, topo, audit->info.cpu_count, audit->opts.identity);
 	if (ret)
 		return ret;
 	audit->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
@@ -176,7 +176,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 	struct run *run = ctx;
 	struct ca_audit *audit = run->audit;
 
-	if (audit->state.topo.core_of_cpu[ev->cpu] < 0) {
+	if (ca_topology_core_of(&audit->state.topo, ev->cpu) < 0) {
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
@@ -232,10 +232,12 @@ static void summarise(struct ca_audit *audit)
 	const struct ca_state *state = &audit->state;
 	uint64_t fi_total = 0, known_total = 0;
 
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
-		audit->missed_switches += state->cpus[cpu].missed_switches;
+	for (size_t cpu = 0; cpu < audit->forcedidle.cpu_count; cpu++) {
 		fi_total += audit->forcedidle.per_cpu_ns[cpu];
 		known_total += audit->forcedidle.per_cpu_known_ns[cpu];
+	}
+	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
+		audit->missed_switches += state->cpus[cpu].missed_switches;
 		audit->lost_events += state->cpus[cpu].lost_events;
 		audit->has_unknown_loss |= state->cpus[cpu].has_unknown_loss;
 	}
@@ -369,7 +371,7 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 	size_t used = 0;
 
 	text[0] = '\0';
-	for (int cpu = 0; cpu < CA_MAX_CPUS && used < len; cpu++)
+	for (int cpu = 0; cpu < (int)audit->state.cpu_count && used < len; cpu++)
 		if (audit->state.cpus[cpu].missed_switches)
 			used += snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
 	return text;
@@ -384,7 +386,8 @@ static void judge_topology(struct ca_audit *audit)
 	for (int core = 0; core < topo->core_count; core++)
 		if (topo->sibling_count[core] > 1)
 			return;
-	ca_topology_format(topo, text, sizeof(text));
+	if (ca_topology_format(topo, text, sizeof(text)) >= (int)sizeof(text))
+		snprintf(text + sizeof(text) - 4, 4, "...");
 	ca_reason_measure(add_reason(audit, "the topology \"%s\" puts every CPU in a core of its "
 				     "own: no SMT siblings to compare (give the siblings of each "
 				     "core, e.g. \"0,1 2,3\")", text), "topology", 0, NULL);
@@ -406,7 +409,7 @@ static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const str
 	uint64_t most = 0;
 	int worst = -1;
 
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < (int)state->cpu_count; cpu++) {
 		if (measure(&state->cpus[cpu]) > most) {
 			most = measure(&state->cpus[cpu]);
 			worst = cpu;
@@ -607,9 +610,10 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	const struct ca_topology *topo = audit->opts.has_topology ? &audit->opts.topology : NULL;
 	int ret;
 
-	ca_stream_init(&run->stream, topo, source->info.has_cookie_probe, consume, run,
-		       setup_pipeline);
-	ret = topo ? setup_pipeline(run, topo) : 0;
+	ret = ca_stream_init(&run->stream, topo, source->info.has_cookie_probe, consume, run,
+			     setup_pipeline);
+	if (!ret && topo)
+		ret = setup_pipeline(run, topo);
 	if (!ret)
 		ret = ca_source_read(source, ca_stream_push, &run->stream);
 	if (!ret)
@@ -639,6 +643,11 @@ enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_opti
 {
 	memset(audit, 0, sizeof(*audit));
 	audit->opts = *opts;
+	if (opts->has_topology && ca_topology_copy(&audit->opts.topology, &opts->topology)) {
+		audit->opts.has_topology = false;
+		snprintf(audit->error, sizeof(audit->error), "%s: out of memory", opts->path);
+		return CA_RESULT_BAD_INPUT;
+	}
 	if (!opts->rules_path)
 		return CA_RESULT_PASS;
 	if (ca_rules_load(&audit->rules, opts->rules_path, audit->error, sizeof(audit->error)))
@@ -687,6 +696,8 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_isolation_free(&audit->isolation);
 	ca_forcedidle_free(&audit->forcedidle);
 	ca_state_free(&audit->state);
+	if (audit->opts.has_topology)
+		ca_topology_free(&audit->opts.topology);
 }
 
 const char *ca_result_name(enum ca_result result)

@@ -26,7 +26,7 @@ void ca_observed_sum(struct ca_audit *audit)
 	uint64_t span = state->last_ts - state->first_ts;
 	uint64_t total = 0, unobserved = 0;
 
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
 
 		if (!is_audited(state, cpu))
@@ -59,7 +59,7 @@ static int cpus_with(const struct ca_state *state, enum ca_unobserved_why why, c
 
 	list[0] = '\0';
 	*worst = NULL;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
 
 		if (!is_audited(state, cpu) || !cov->why_count[why])
@@ -82,7 +82,7 @@ static int cpus_seen(const struct ca_state *state, char *list, size_t len)
 	int count = 0;
 
 	list[0] = '\0';
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < (int)state->cpu_count; cpu++) {
 		if (!state->cpus[cpu].has_events)
 			continue;
 		count++;
@@ -121,7 +121,7 @@ static const char *more(const struct ca_state *state, enum ca_unobserved_why why
 	buf[0] = '\0';
 	if (count < 2)
 		return buf;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
 		total += is_audited(state, cpu) ? state->cpus[cpu].coverage.why_ns[why] : 0;
 	snprintf(buf, len, " (and %d more CPU%s: %s unobserved in all)", count - 1,
 		 count == 2 ? "" : "s", D(total, d));

@@ -84,7 +84,8 @@ struct ca_tick_intervals {
 };
 
 struct ca_causes {
-	struct ca_cpu_causes cpus[CA_MAX_CPUS];
+	struct ca_cpu_causes *cpus;	/* [cpu_count]: events of other CPUs are not tracked */
+	size_t cpu_count;
 	/*
 	 * The tick period from the tick's own hrtimer when the trace has it;
 	 * else from timer interrupts, which other hrtimers (a task's sleep)
@@ -101,6 +102,15 @@ struct ca_causes {
 void ca_causes_init(struct ca_causes *causes, bool has_tick_events);
 
 /**
+ * ca_causes_size() - track CPUs 0 to @cpu_count - 1
+ * Return: 0, or -ENOMEM.
+ */
+int ca_causes_size(struct ca_causes *causes, size_t cpu_count);
+
+/** ca_causes_free() - release the per-CPU table (safe on a zeroed tracker) */
+void ca_causes_free(struct ca_causes *causes);
+
+/**
  * ca_causes_note_event() - what @ev tells an open window (opened at @start
  *                          with @leaving): the silence it ends on the leaving
  *                          sibling (a stall), a reschedule IPI to the arriving
@@ -115,10 +125,9 @@ void ca_causes_note_event(const struct ca_causes *causes, struct ca_leaving *lea
  * ca_causes_event_cores() - the cores whose open windows @ev can tell
  *                           something: @ev's CPU's, and a reschedule IPI's
  *                           targets' (each once)
- * Return: how many were written to @cores (at most @max).
+ * Return: how many were written to @cores (at most 2).
  */
-int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores,
-			  int max);
+int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores);
 
 /** ca_causes_track() - note @ev: reschedule IPIs, local wakeups, ticks, any event */
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev);

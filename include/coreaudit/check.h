@@ -6,6 +6,8 @@
  * account the interval that just ended under the old state) and update()
  * after (so it can open what starts now).  event() sees every event, for
  * checks that need evidence the state does not keep (IPIs, ticks).
+ * setup() sizes the check's tables per CPU and per core once the topology is
+ * known, when the check is added to the state.
  * Any hook may be NULL.  Checks never print; report/ formats what they found.
  */
 #ifndef COREAUDIT_CHECK_H
@@ -26,6 +28,7 @@ enum ca_change {
 
 struct ca_check {
 	const char *name;
+	int (*setup)(struct ca_check *check, const struct ca_state *state);	/* 0, -ENOMEM */
 	void (*advance)(struct ca_check *check, const struct ca_state *state, int core,
 			uint64_t ts);
 	void (*update)(struct ca_check *check, const struct ca_state *state, int core,

@@ -103,8 +103,16 @@ struct ca_lost {
 	uint64_t bytes;		/* is_damage: how many bytes were skipped (0: not known) */
 };
 
+/*
+ * One IPI to one CPU.  An ipi_send_cpumask of any width becomes one event per
+ * CPU of its mask, in CPU order, all with its timestamp; count sends by
+ * is_first_target.  A send aimed at no CPU (or at none below CA_CPU_LIMIT) is
+ * one event with target_cpu -1.
+ */
 struct ca_ipi {
-	uint64_t target_mask;	/* CPUs 0..63 */
+	int target_cpu;		/* -1: none */
+	int target_count;	/* CPUs the send was aimed at */
+	bool is_first_target;	/* the first (or only) event of its send */
 	bool is_resched;	/* callback 0: a reschedule request */
 	bool is_from_schedule;	/* sent from __schedule: its sender is picking now */
 	bool is_callsite_known;	/* a reschedule IPI whose callsite the trace names */

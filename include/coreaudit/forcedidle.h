@@ -33,10 +33,11 @@ struct ca_kernelfi;	/* the kernel's accounting, followed (checks/kernelfi.h) */
 struct ca_forcedidle {
 	struct ca_check base;
 	struct ca_kernelfi *kernel;	/* charges each task as the kernel does */
-	uint64_t core_last_ts[CA_MAX_CPUS];
-	bool has_core_last[CA_MAX_CPUS];
-	uint64_t per_cpu_ns[CA_MAX_CPUS];
-	uint64_t per_cpu_known_ns[CA_MAX_CPUS];	/* time the CPU's state was known */
+	size_t cpu_count;		/* of the tables sized when the check is added */
+	uint64_t *core_last_ts;		/* [core count] */
+	bool *has_core_last;		/* [core count] */
+	uint64_t *per_cpu_ns;		/* [cpu_count] */
+	uint64_t *per_cpu_known_ns;	/* [cpu_count]: time the CPU's state was known */
 	struct ca_pidmap map;
 	struct ca_fi_task *tasks;
 	uint32_t task_count;

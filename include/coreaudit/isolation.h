@@ -86,31 +86,31 @@ struct ca_segment {
 	struct ca_window_task tasks[2];
 };
 
-#define CA_MAX_PAIRS (CA_MAX_CPUS * (CA_MAX_SIBLINGS - 1) / 2)
-
 struct ca_isolation {
 	struct ca_check base;
 	bool has_causes;		/* the trace has ipi events */
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
 	uint64_t unknown_until_ns;	/* no ipi events: see struct ca_judging */
 	struct ca_causes causes;
-	struct ca_cpu_recent recent[CA_MAX_CPUS];
+	struct ca_cpu_recent *recent;	/* [cpu_count] */
+	size_t cpu_count;		/* of the tables sized when the check is added */
+	int core_count;
 	struct ca_durations by_cause[CA_CAUSE_COUNT];
 	struct ca_summary cause_summary[CA_CAUSE_COUNT];
 	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];
 	int evidence_count;
 	uint64_t grace_ns;
 	size_t list_limit;	/* windows kept with detail */
-	struct ca_segment segments[CA_MAX_CPUS][CA_MAX_SIBLINGS][CA_MAX_SIBLINGS];
+	struct ca_segment (*segments)[CA_MAX_SIBLINGS][CA_MAX_SIBLINGS];	/* [core_count] */
 	struct ca_durations by_kind[CA_WINDOW_KIND_COUNT];
 	struct ca_durations all;
 	struct ca_durations undecided;	/* unknown for their cause alone (no tick events) */
-	struct ca_durations per_core_all[CA_MAX_CPUS];
+	struct ca_durations *per_core_all;	/* [core_count] */
 	/* Computed when the trace ends. */
 	struct ca_summary summary[CA_WINDOW_KIND_COUNT];
 	struct ca_summary summary_all;
 	struct ca_summary undecided_summary;
-	uint64_t per_core_violations[CA_MAX_CPUS];
+	uint64_t *per_core_violations;		/* [core_count] */
 	struct ca_window *list;	/* kept: every violation and unknown, then skew */
 	size_t list_count;
 	size_t list_skew_scan;	/* full list: no skew window before this index */

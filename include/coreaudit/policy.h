@@ -34,11 +34,11 @@ struct ca_policy_window {
 };
 
 struct ca_policy_result {
-	/* isolate, exclusive: the automaton of each core */
-	uint8_t pair[CA_MAX_CPUS];	/* enum ca_pair_state (checks/pair.dot) */
-	uint64_t since[CA_MAX_CPUS];
-	int pids[CA_MAX_CPUS][2];
-	struct ca_leaving leaving[CA_MAX_CPUS];	/* of the open window */
+	/* isolate, exclusive: the automaton of each core; each table [core_count] */
+	uint8_t *pair;		/* enum ca_pair_state (checks/pair.dot) */
+	uint64_t *since;
+	int (*pids)[2];
+	struct ca_leaving *leaving;	/* of the open window */
 	struct ca_durations windows;
 	struct ca_summary summary;
 	uint64_t violations;
@@ -77,14 +77,15 @@ struct ca_policy {
 	uint64_t max_transition_ns;	/* 0: explained windows never fail */
 	uint64_t unknown_until_ns;	/* no ipi events: see struct ca_judging */
 	struct ca_causes causes;
-	uint64_t core_last_ts[CA_MAX_CPUS];
-	bool has_core_last[CA_MAX_CPUS];
+	int core_count;			/* of the tables sized when the check is added */
+	uint64_t *core_last_ts;		/* [core_count] */
+	bool *has_core_last;		/* [core_count] */
 	struct ca_policy_result *results;	/* one per relation */
 	struct ca_pidmap map;
 	struct ca_policy_task *tasks;
 	uint32_t task_count;
 	uint32_t task_capacity;
-	uint64_t per_core_violations[CA_MAX_CPUS];	/* every relation together */
+	uint64_t *per_core_violations;	/* [core_count]: every relation together */
 	struct ca_policy_suspect *suspects;
 	size_t suspect_count;
 	size_t suspect_capacity;

@@ -80,7 +80,9 @@ int ca_text_open_file(struct ca_source *source, const char *path, FILE *file);
  * Return: 1 with @ev filled; 0 for a line to skip (an event coreaudit does
  *         not use, a header such as "cpus=2", a comment, a blank line);
  *         -EINVAL for any other line (malformed, or not report text);
- *         -ERANGE for a CPU over CA_MAX_CPUS.
+ *         -ERANGE for a CPU at or over CA_CPU_LIMIT; an ipi_send_cpumask line
+ *         names the first CPU of its mask and their count (the text source
+ *         emits one event per CPU).
  */
 int ca_text_parse_line(const char *line, struct ca_event *ev);
 

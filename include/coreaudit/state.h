@@ -82,7 +82,8 @@ struct ca_pending_prctl {
 struct ca_state {
 	struct ca_topology topo;
 	struct ca_tasks tasks;
-	struct ca_cpu cpus[CA_MAX_CPUS];
+	struct ca_cpu *cpus;	/* [cpu_count]: the topology's CPUs and every CPU with events */
+	size_t cpu_count;
 	enum ca_identity identity;
 	enum ca_cookie_source cookie_source;
 	bool assume_unknown_cookie_zero;
@@ -98,20 +99,22 @@ struct ca_state {
 };
 
 /**
- * ca_state_init() - prepare the state for a trace with topology @topo
+ * ca_state_init() - prepare the state for a trace with topology @topo (copied)
+ *                   whose events name CPUs below @cpu_count (the source's
+ *                   count; the table grows for any CPU past it)
  * Return: 0, or -ENOMEM.
  */
-int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
+int ca_state_init(struct ca_state *state, const struct ca_topology *topo, int cpu_count,
 		  enum ca_identity identity);
 void ca_state_free(struct ca_state *state);
 
-/** ca_state_add_check() - Return: 0, or -ENOMEM. */
+/** ca_state_add_check() - add @check and call its setup() - Return: 0, or -ENOMEM. */
 int ca_state_add_check(struct ca_state *state, struct ca_check *check);
 
 /**
  * ca_state_consume() - apply one event (in time order)
- * Return: 0; -ENOMEM; -ERANGE for an event on a CPU outside 0..CA_MAX_CPUS-1
- *         (the stream checks CPUs against the topology first).
+ * Return: 0; -ENOMEM; -ERANGE for an event on a CPU outside 0..CA_CPU_LIMIT-1
+ *         (the stream checks CPUs first).
  */
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
 

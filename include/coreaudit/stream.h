@@ -30,7 +30,9 @@ struct ca_stream {
 	size_t head;
 	size_t count;
 	size_t capacity;
-	long waiting_on_cpu[CA_MAX_CPUS];	/* queue position of the switch awaiting its probe, -1 none */
+	long *waiting_on_cpu;	/* per CPU: queue position of the switch awaiting its probe, -1 none */
+	int cpu_room;		/* entries of waiting_on_cpu: grows with the CPUs seen */
+	char *marker_parts;	/* "coreaudit-topology+" markers so far: the start of one topology */
 	unsigned long long position;		/* events ever queued */
 	ca_event_fn sink;
 	void *sink_ctx;
@@ -39,10 +41,15 @@ struct ca_stream {
 };
 
 /**
- * ca_stream_init() - @topo: the --topology option, or NULL to wait for a
+ * ca_stream_init() - @topo: the --topology option (copied), or NULL to wait for a
  *                    coreaudit-topology marker
+ *
+ * A topology too long for one marker (CA_MARKER_LEN - 1 characters; one that
+ * long was cut and is refused) is written as markers "coreaudit-topology+
+ * PART" followed by "coreaudit-topology LAST": the parts are joined with blanks.
+ * Return: 0, or -ENOMEM.
  */
-void ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
+int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 		   bool expects_probe, ca_event_fn sink, void *sink_ctx,
 		   int (*on_topology)(void *ctx, const struct ca_topology *topo));
 void ca_stream_free(struct ca_stream *stream);

@@ -7,15 +7,24 @@
 #ifndef COREAUDIT_TOPOLOGY_H
 #define COREAUDIT_TOPOLOGY_H
 
-#define CA_MAX_CPUS 64
+/*
+ * CPU numbers are below the kernel's largest NR_CPUS (x86 MAXSMP: 8192); a
+ * number at or over it is damaged input.  Nothing is sized by it: tables are
+ * as large as the highest CPU a topology or trace names.
+ */
+#define CA_CPU_LIMIT 8192
+/* SMT8 (POWER) is the most hardware threads a core has. */
 #define CA_MAX_SIBLINGS 8
 
+/* Owns its tables: ca_topology_free(), and ca_topology_copy() to keep one. */
 struct ca_topology {
 	int core_count;
-	int cpu_count;				/* highest CPU + 1 */
-	int core_of_cpu[CA_MAX_CPUS];		/* -1: CPU not in the topology */
-	int sibling_count[CA_MAX_CPUS];		/* per core */
-	int siblings[CA_MAX_CPUS][CA_MAX_SIBLINGS];	/* per core */
+	int cpu_count;			/* highest CPU + 1 */
+	int *core_of_cpu;		/* [cpu_count]; -1: CPU not in the topology */
+	int *sibling_count;		/* [core_count] */
+	int (*siblings)[CA_MAX_SIBLINGS];	/* [core_count] */
+	int cpu_room;			/* allocated entries of core_of_cpu */
+	int core_room;			/* of sibling_count and siblings */
 };
 
 /**
@@ -25,7 +34,8 @@ struct ca_topology {
  * @topo: filled on success
  * @err: on failure, a message saying what is wrong (at least 128 bytes)
  *
- * Return: 0 on success, -EINVAL with @err set.
+ * Return: 0 on success (free @topo with ca_topology_free()), -EINVAL with
+ *         @err set and nothing to free, -ENOMEM.
  */
 int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int err_len);
 
@@ -37,8 +47,31 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len);
 
 /**
- * ca_topology_format() - print the topology as "0,1 2,3"
+ * ca_topology_format() - print the topology as "0,1 2,3" into @buf
+ * Return: the length of the whole text, as snprintf(): @buf holds all of it
+ *         only when that is below @len.
  */
-void ca_topology_format(const struct ca_topology *topo, char *buf, int len);
+int ca_topology_format(const struct ca_topology *topo, char *buf, int len);
+
+/**
+ * ca_topology_text() - the topology as "0,1 2,3", allocated
+ * Return: the text (free() it), or NULL when out of memory.
+ */
+char *ca_topology_text(const struct ca_topology *topo);
+
+/**
+ * ca_topology_copy() - make @dst a copy of @src that owns its own tables
+ * Return: 0, or -ENOMEM (and @dst empty).
+ */
+int ca_topology_copy(struct ca_topology *dst, const struct ca_topology *src);
+
+/** ca_topology_free() - release the tables (safe on a zeroed or freed topology) */
+void ca_topology_free(struct ca_topology *topo);
+
+/** ca_topology_core_of() - Return: the core of @cpu, or -1 (any @cpu, even negative). */
+static inline int ca_topology_core_of(const struct ca_topology *topo, int cpu)
+{
+	return cpu >= 0 && cpu < topo->cpu_count ? topo->core_of_cpu[cpu] : -1;
+}
 
 #endif

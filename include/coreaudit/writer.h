@@ -10,11 +10,28 @@
 
 #include "topology.h"
 
+/*
+ * Pages wait in one temporary file in the order they came, whatever their
+ * CPU: one file descriptor for any number of CPUs.
+ */
+struct ca_writer_page {
+	unsigned long long offset;	/* in the temporary file */
+	unsigned int size;
+};
+
+struct ca_writer_cpu {
+	unsigned long long bytes;
+	struct ca_writer_page *pages;	/* in the order they came */
+	size_t page_count;
+	size_t page_room;
+};
+
 struct ca_writer {
 	int cpu_count;
 	int page_size;
-	FILE *cpu_files[CA_MAX_CPUS];	/* temporary, one per CPU */
-	unsigned long long cpu_bytes[CA_MAX_CPUS];
+	FILE *pages;			/* temporary */
+	unsigned long long pages_size;
+	struct ca_writer_cpu *cpus;	/* [cpu_count] */
 };
 
 /** ca_writer_open() - Return: 0, or -errno with @err set. */

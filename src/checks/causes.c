@@ -16,6 +16,8 @@
  * kernel cookie were never kept apart by the kernel, so no window between
  * them is a transition.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "coreaudit/causes.h"
@@ -66,6 +68,20 @@ void ca_causes_init(struct ca_causes *causes, bool has_tick_events)
 {
 	memset(causes, 0, sizeof(*causes));
 	causes->lacks_tick_events = !has_tick_events;
+}
+
+int ca_causes_size(struct ca_causes *causes, size_t cpu_count)
+{
+	causes->cpus = calloc(cpu_count, sizeof(*causes->cpus));
+	causes->cpu_count = causes->cpus ? cpu_count : 0;
+	return causes->cpus || !cpu_count ? 0 : -ENOMEM;
+}
+
+void ca_causes_free(struct ca_causes *causes)
+{
+	free(causes->cpus);
+	causes->cpus = NULL;
+	causes->cpu_count = 0;
 }
 
 /*
@@ -137,16 +153,20 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 {
-	struct ca_cpu_causes *c = &causes->cpus[ev->cpu];
+	struct ca_cpu_causes *c;
+
+	if ((size_t)ev->cpu >= causes->cpu_count)
+		return;		/* beyond the CPUs the trace declared */
+	c = &causes->cpus[ev->cpu];
 
 	if (ev->kind != CA_EV_LOST && c->last_event && !c->is_idle &&
 	    is_stall(causes, ev->ts - c->last_event))
 		c->resumed_at = ev->ts;
 	switch (ev->kind) {
 	case CA_EV_IPI:
-		for (int cpu = 0; ev->ipi.is_resched && cpu < 64 && cpu < CA_MAX_CPUS; cpu++)
-			if (ev->ipi.target_mask & (1ull << cpu))
-				causes->cpus[cpu].last_resched_ipi = ev->ts;
+		if (ev->ipi.is_resched && ev->ipi.target_cpu >= 0 &&
+		    (size_t)ev->ipi.target_cpu < causes->cpu_count)
+			causes->cpus[ev->ipi.target_cpu].last_resched_ipi = ev->ts;
 		break;
 	case CA_EV_WAKEUP:
 		if (ev->wakeup.target_cpu == ev->cpu)
@@ -255,20 +275,17 @@ static bool has_core(const int *cores, int count, int core)
 	return false;
 }
 
-int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores,
-			  int max)
+int ca_causes_event_cores(const struct ca_topology *topo, const struct ca_event *ev, int *cores)
 {
-	int count = 0, core = topo->core_of_cpu[ev->cpu];
+	int count = 0, core = ca_topology_core_of(topo, ev->cpu);
 
-	if (core >= 0 && count < max)
+	if (core >= 0)
 		cores[count++] = core;
 	if (ev->kind != CA_EV_IPI || !ev->ipi.is_resched)
 		return count;
-	for (int cpu = 0; cpu < 64 && cpu < CA_MAX_CPUS && count < max; cpu++) {
-		core = ev->ipi.target_mask & (1ull << cpu) ? topo->core_of_cpu[cpu] : -1;
-		if (core >= 0 && !has_core(cores, count, core))
-			cores[count++] = core;
-	}
+	core = ca_topology_core_of(topo, ev->ipi.target_cpu);
+	if (core >= 0 && !has_core(cores, count, core))
+		cores[count++] = core;
 	return count;
 }
 
@@ -276,8 +293,8 @@ void ca_causes_note_kick(struct ca_leaving *leaving, uint64_t start, const struc
 {
 	int cpu = leaving->arriving_cpu;
 
-	if (cpu < 0 || cpu >= 64 || leaving->has_arriving_kick || ev->kind != CA_EV_IPI ||
-	    !ev->ipi.is_resched || !(ev->ipi.target_mask & (1ull << cpu)) || ev->ts < start)
+	if (cpu < 0 || leaving->has_arriving_kick || ev->kind != CA_EV_IPI ||
+	    !ev->ipi.is_resched || ev->ipi.target_cpu != cpu || ev->ts < start)
 		return;
 	leaving->has_arriving_kick = true;
 	leaving->arriving_kick_ns = ev->ts - start;

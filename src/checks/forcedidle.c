@@ -196,6 +196,22 @@ static void fi_finish(struct ca_check *check, const struct ca_state *state, uint
 	}
 }
 
+/* Tables per CPU and per core, as many as the state has. */
+static int fi_setup(struct ca_check *check, const struct ca_state *state)
+{
+	struct ca_forcedidle *fi = to_fi(check);
+	int cores = state->topo.core_count;
+
+	fi->cpu_count = state->cpu_count;
+	fi->core_last_ts = calloc(cores, sizeof(*fi->core_last_ts));
+	fi->has_core_last = calloc(cores, sizeof(*fi->has_core_last));
+	fi->per_cpu_ns = calloc(fi->cpu_count, sizeof(*fi->per_cpu_ns));
+	fi->per_cpu_known_ns = calloc(fi->cpu_count, sizeof(*fi->per_cpu_known_ns));
+	if (!fi->core_last_ts || !fi->has_core_last || !fi->per_cpu_ns || !fi->per_cpu_known_ns)
+		return -ENOMEM;
+	return ca_kernelfi_size(fi->kernel, fi->cpu_count, cores);
+}
+
 int ca_forcedidle_init(struct ca_forcedidle *fi)
 {
 	memset(fi, 0, sizeof(*fi));
@@ -203,6 +219,7 @@ int ca_forcedidle_init(struct ca_forcedidle *fi)
 	if (!fi->kernel)
 		return -ENOMEM;
 	fi->base.name = "forced-idle";
+	fi->base.setup = fi_setup;
 	fi->base.advance = fi_advance;
 	fi->base.finish = fi_finish;
 	fi->base.event = fi_event;
@@ -214,6 +231,14 @@ void ca_forcedidle_free(struct ca_forcedidle *fi)
 {
 	ca_kernelfi_free(fi->kernel);
 	fi->kernel = NULL;
+	free(fi->core_last_ts);
+	free(fi->has_core_last);
+	free(fi->per_cpu_ns);
+	free(fi->per_cpu_known_ns);
+	fi->core_last_ts = NULL;
+	fi->has_core_last = NULL;
+	fi->per_cpu_ns = NULL;
+	fi->per_cpu_known_ns = NULL;
 	ca_pidmap_free(&fi->map);
 	free(fi->tasks);
 	fi->tasks = NULL;

@@ -42,10 +42,26 @@ static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
 	return ca_causes_classify(&iso->causes, leaving, length, iso->grace_ns);
 }
 
+/*
+ * An IPI to a CPU mask is one event per target: the first, and those on the
+ * sender's core, are worth a line; a broadcast would push the rest out.
+ */
+static bool is_worth_remembering(const struct ca_state *state, const struct ca_event *ev)
+{
+	return ev->kind != CA_EV_IPI || ev->ipi.is_first_target ||
+	       ca_topology_core_of(&state->topo, ev->ipi.target_cpu) ==
+	       ca_topology_core_of(&state->topo, ev->cpu);
+}
+
 static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 {
-	struct ca_cpu_recent *r = &iso->recent[ev->cpu];
-	struct ca_trace_line *line = &r->lines[r->next];
+	struct ca_cpu_recent *r;
+	struct ca_trace_line *line;
+
+	if ((size_t)ev->cpu >= iso->cpu_count)
+		return;		/* a CPU of no core, beyond those the trace declared */
+	r = &iso->recent[ev->cpu];
+	line = &r->lines[r->next];
 
 	r->next = (r->next + 1) % CA_RECENT_EVENTS;
 	*line = (struct ca_trace_line){ .ts = ev->ts, .cpu = ev->cpu, .kind = ev->kind,
@@ -57,7 +73,7 @@ static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 		line->a = ev->wakeup.pid;
 		line->b = ev->wakeup.target_cpu;
 	} else if (ev->kind == CA_EV_IPI) {
-		line->a = (int)ev->ipi.target_mask;
+		line->a = ev->ipi.target_cpu;
 		line->b = ev->ipi.is_resched;
 	}
 }
@@ -66,8 +82,8 @@ static void remember_event(struct ca_isolation *iso, const struct ca_event *ev)
 static void note_window_events(struct ca_isolation *iso, const struct ca_state *state,
 			       const struct ca_event *ev)
 {
-	int cores[CA_MAX_CPUS];
-	int core_count = ca_causes_event_cores(&state->topo, ev, cores, CA_MAX_CPUS);
+	int cores[2];
+	int core_count = ca_causes_event_cores(&state->topo, ev, cores);
 
 	for (int k = 0; k < core_count; k++) {
 		int core = cores[k], count = state->topo.sibling_count[core];
@@ -87,7 +103,8 @@ static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
 	/* The evidence shown for unexplained windows: only when causes are told. */
-	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST)
+	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST &&
+	    is_worth_remembering(state, ev))
 		remember_event(iso, ev);
 	if (iso->has_causes && ev->kind != CA_EV_LOST)
 		note_window_events(iso, state, ev);
@@ -626,10 +643,28 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	iso->undecided_summary = ca_durations_summary(&iso->undecided);
 }
 
+/* Tables per CPU and per core, as many as the state has. */
+static int isolation_setup(struct ca_check *check, const struct ca_state *state)
+{
+	struct ca_isolation *iso = to_isolation(check);
+	size_t cores = state->topo.core_count;
+
+	iso->cpu_count = state->cpu_count;
+	iso->core_count = (int)cores;
+	iso->recent = calloc(iso->cpu_count, sizeof(*iso->recent));
+	iso->segments = calloc(cores, sizeof(*iso->segments));
+	iso->per_core_all = calloc(cores, sizeof(*iso->per_core_all));
+	iso->per_core_violations = calloc(cores, sizeof(*iso->per_core_violations));
+	if (!iso->recent || !iso->segments || !iso->per_core_all || !iso->per_core_violations)
+		return -ENOMEM;
+	return ca_causes_size(&iso->causes, iso->cpu_count);
+}
+
 void ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_limit)
 {
 	memset(iso, 0, sizeof(*iso));
 	iso->base.name = "isolation";
+	iso->base.setup = isolation_setup;
 	iso->base.update = isolation_update;
 	iso->base.finish = isolation_finish;
 	iso->base.event = isolation_event;
@@ -653,8 +688,17 @@ void ca_isolation_free(struct ca_isolation *iso)
 		ca_durations_free(&iso->by_cause[cause]);
 	ca_durations_free(&iso->all);
 	ca_durations_free(&iso->undecided);
-	for (int core = 0; core < CA_MAX_CPUS; core++)
+	for (int core = 0; iso->per_core_all && core < iso->core_count; core++)
 		ca_durations_free(&iso->per_core_all[core]);
+	free(iso->per_core_all);
+	free(iso->per_core_violations);
+	free(iso->segments);
+	free(iso->recent);
+	ca_causes_free(&iso->causes);
+	iso->per_core_all = NULL;
+	iso->per_core_violations = NULL;
+	iso->segments = NULL;
+	iso->recent = NULL;
 	free(iso->list);
 	free(iso->deferred);
 	free(iso->pending);

@@ -28,6 +28,7 @@
  * that CPU shows it won (the selection it replaced then stands again, from
  * the wakeup on) or anything else happens on the core (it stands).
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "coreaudit/state.h"
@@ -222,7 +223,7 @@ static uint64_t pick_time(struct ca_kernelfi *fi, const struct ca_kfi_core *k, i
  */
 static void note_pick(struct ca_kernelfi *fi, const struct ca_event *ev)
 {
-	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
+	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE || (size_t)ev->cpu >= fi->cpu_count)
 		return;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule) {
 		if (!fi->has_pick_ts[ev->cpu]) {
@@ -261,7 +262,7 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state, int cpu,
 			    uint64_t now)
 {
-	int core = state->topo.core_of_cpu[cpu];
+	int core = ca_topology_core_of(&state->topo, cpu);
 	struct ca_kfi_core *k;
 
 	if (core < 0)
@@ -281,7 +282,7 @@ static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state
 static void on_enqueue_to(struct ca_kernelfi *fi, const struct ca_state *state, int cpu,
 			  uint64_t now)
 {
-	int core = cpu >= 0 && cpu < CA_MAX_CPUS ? state->topo.core_of_cpu[cpu] : -1;
+	int core = ca_topology_core_of(&state->topo, cpu);
 	struct ca_kfi_core *k;
 	int slot;
 
@@ -304,7 +305,7 @@ static void on_enqueue_to(struct ca_kernelfi *fi, const struct ca_state *state, 
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
-	int core = state->topo.core_of_cpu[ev->cpu];
+	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
 	note_pick(fi, ev);
 	switch (ev->kind) {
@@ -321,8 +322,7 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		on_enqueue_to(fi, state, ev->wakeup.target_cpu, ev->ts);
 		break;
 	case CA_EV_MIGRATE:
-		if (ev->migrate.orig_cpu >= 0 && ev->migrate.orig_cpu < CA_MAX_CPUS)
-			on_dequeue_from(fi, state, ev->migrate.orig_cpu, ev->ts);
+		on_dequeue_from(fi, state, ev->migrate.orig_cpu, ev->ts);
 		on_enqueue_to(fi, state, ev->migrate.dest_cpu, ev->ts);
 		break;
 	default:
@@ -336,14 +336,30 @@ struct ca_kernelfi *ca_kernelfi_new(ca_kernelfi_charge_fn charge, void *charge_c
 
 	if (!fi)
 		return NULL;
-	for (int core = 0; core < CA_MAX_CPUS; core++)
-		fi->kcores[core].tentative_slot = -1;
 	fi->charge = charge;
 	fi->charge_ctx = charge_ctx;
 	return fi;
 }
 
+int ca_kernelfi_size(struct ca_kernelfi *fi, size_t cpu_count, int core_count)
+{
+	fi->kcores = calloc(core_count, sizeof(*fi->kcores));
+	fi->pick_ts = calloc(cpu_count, sizeof(*fi->pick_ts));
+	fi->has_pick_ts = calloc(cpu_count, sizeof(*fi->has_pick_ts));
+	if (!fi->kcores || !fi->pick_ts || !fi->has_pick_ts)
+		return -ENOMEM;
+	for (int core = 0; core < core_count; core++)
+		fi->kcores[core].tentative_slot = -1;
+	fi->cpu_count = cpu_count;
+	return 0;
+}
+
 void ca_kernelfi_free(struct ca_kernelfi *fi)
 {
+	if (!fi)
+		return;
+	free(fi->kcores);
+	free(fi->pick_ts);
+	free(fi->has_pick_ts);
 	free(fi);
 }

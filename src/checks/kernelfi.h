@@ -43,9 +43,10 @@ struct ca_kfi_core {
 typedef void (*ca_kernelfi_charge_fn)(void *ctx, int pid, uint64_t ns);
 
 struct ca_kernelfi {
-	struct ca_kfi_core kcores[CA_MAX_CPUS];
-	uint64_t pick_ts[CA_MAX_CPUS];	/* a __schedule IPI since the CPU's last event */
-	bool has_pick_ts[CA_MAX_CPUS];
+	struct ca_kfi_core *kcores;	/* [core_count] */
+	uint64_t *pick_ts;		/* [cpu_count]: a __schedule IPI since the CPU's last event */
+	bool *has_pick_ts;		/* [cpu_count] */
+	size_t cpu_count;
 	ca_kernelfi_charge_fn charge;
 	void *charge_ctx;
 };
@@ -56,6 +57,12 @@ struct ca_kernelfi {
  */
 struct ca_kernelfi *ca_kernelfi_new(ca_kernelfi_charge_fn charge, void *charge_ctx);
 void ca_kernelfi_free(struct ca_kernelfi *fi);
+
+/**
+ * ca_kernelfi_size() - follow @core_count cores and events of CPUs below @cpu_count
+ * Return: 0, or -ENOMEM.
+ */
+int ca_kernelfi_size(struct ca_kernelfi *fi, size_t cpu_count, int core_count);
 
 /** ca_kernelfi_event() - follow one event (after the state applied it). */
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,

@@ -377,13 +377,13 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
 	struct ca_policy *policy = to_policy(check);
-	int cores[CA_MAX_CPUS], core_count;
+	int cores[2], core_count;
 
 	if (policy->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(policy, state, false);
 	if (!policy->has_causes || ev->kind == CA_EV_LOST)
 		return;
-	core_count = ca_causes_event_cores(&state->topo, ev, cores, CA_MAX_CPUS);
+	core_count = ca_causes_event_cores(&state->topo, ev, cores);
 	for (int k = 0; k < core_count; k++)
 		for (int r = 0; r < policy->rules->relation_count; r++) {
 			struct ca_policy_result *res = &policy->results[r];
@@ -416,10 +416,46 @@ static void policy_finish(struct ca_check *check, const struct ca_state *state, 
 	release_suspects(policy, state, true);
 }
 
+static int size_result(struct ca_policy_result *res, int cores)
+{
+	res->pair = calloc(cores, sizeof(*res->pair));
+	res->since = calloc(cores, sizeof(*res->since));
+	res->pids = calloc(cores, sizeof(*res->pids));
+	res->leaving = calloc(cores, sizeof(*res->leaving));
+	return res->pair && res->since && res->pids && res->leaving ? 0 : -ENOMEM;
+}
+
+static void free_result(struct ca_policy_result *res)
+{
+	ca_durations_free(&res->windows);
+	free(res->pair);
+	free(res->since);
+	free(res->pids);
+	free(res->leaving);
+}
+
+/* Tables per core, as many as the topology has; the causes' per CPU. */
+static int policy_setup(struct ca_check *check, const struct ca_state *state)
+{
+	struct ca_policy *policy = to_policy(check);
+	int cores = state->topo.core_count, ret = 0;
+
+	policy->core_count = cores;
+	policy->core_last_ts = calloc(cores, sizeof(*policy->core_last_ts));
+	policy->has_core_last = calloc(cores, sizeof(*policy->has_core_last));
+	policy->per_core_violations = calloc(cores, sizeof(*policy->per_core_violations));
+	if (!policy->core_last_ts || !policy->has_core_last || !policy->per_core_violations)
+		return -ENOMEM;
+	for (int r = 0; r < policy->rules->relation_count && !ret; r++)
+		ret = size_result(&policy->results[r], cores);
+	return ret ? ret : ca_causes_size(&policy->causes, state->cpu_count);
+}
+
 int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns)
 {
 	memset(policy, 0, sizeof(*policy));
 	policy->base.name = "policy";
+	policy->base.setup = policy_setup;
 	policy->base.advance = policy_advance;
 	policy->base.update = policy_update;
 	policy->base.finish = policy_finish;
@@ -446,8 +482,15 @@ void ca_policy_free(struct ca_policy *policy)
 {
 	if (policy->results)
 		for (int r = 0; r < policy->rules->relation_count; r++)
-			ca_durations_free(&policy->results[r].windows);
+			free_result(&policy->results[r]);
 	free(policy->results);
+	free(policy->core_last_ts);
+	free(policy->has_core_last);
+	free(policy->per_core_violations);
+	ca_causes_free(&policy->causes);
+	policy->core_last_ts = NULL;
+	policy->has_core_last = NULL;
+	policy->per_core_violations = NULL;
 	free(policy->tasks);
 	free(policy->suspects);
 	policy->suspects = NULL;

@@ -150,14 +150,16 @@ int ca_cmd_audit(int argc, char **argv)
 
 	ca_audit_options_default(&opts);
 	ret = parse_args(argc, argv, &parsed);
-	if (ret)
-		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
-	audit = calloc(1, sizeof(*audit));
+	audit = ret ? NULL : calloc(1, sizeof(*audit));
 	if (!audit) {
+		ca_topology_free(&opts.topology);
+		if (ret)
+			return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
 		ca_cli_error("audit: out of memory");
 		return CA_EXIT_INPUT;
 	}
 	result = run_guarded(audit, &opts);
+	ca_topology_free(&opts.topology);
 	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
 	if (is_bad)
 		ca_cli_error("%s", audit->error);

@@ -89,11 +89,16 @@ struct kept_page {
 	char data[];
 };
 
+struct kept_cpu {
+	struct kept_page *head, *tail;
+};
+
 struct monitor {
 	struct ca_audit *audit;
 	const char *save_path;
 	uint64_t save_ns;
-	struct kept_page *kept[CA_MAX_CPUS], *kept_tail[CA_MAX_CPUS];
+	struct kept_cpu *kept;	/* [kept_count]: --save-trace's pages per CPU */
+	int kept_count;
 	bool is_quiet;
 	bool stop_on_violation;
 	size_t printed;		/* windows already printed */
@@ -199,7 +204,7 @@ static void print_summary(struct monitor *mon)
 			printf(" cpu%d %.1f%%", cpu, 100.0 * audit->forcedidle.per_cpu_ns[cpu] /
 						  audit->forcedidle.per_cpu_known_ns[cpu]);
 	/* What makes the verdict inconclusive, as it happens. */
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
 		lost += state->cpus[cpu].lost_events;
 		missed += state->cpus[cpu].missed_switches;
 	}
@@ -207,29 +212,50 @@ static void print_summary(struct monitor *mon)
 	       (unsigned long long)missed);
 }
 
+/* Room in mon->kept for @cpu (any CPU number the live source gives). */
+static int room_for_cpu(struct monitor *mon, int cpu)
+{
+	int count = mon->kept_count ? mon->kept_count : 64;
+	struct kept_cpu *grown;
+
+	if (cpu < mon->kept_count)
+		return 0;
+	while (count <= cpu)
+		count *= 2;
+	grown = realloc(mon->kept, count * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	memset(grown + mon->kept_count, 0, (count - mon->kept_count) * sizeof(*grown));
+	mon->kept = grown;
+	mon->kept_count = count;
+	return 0;
+}
+
 /* Keep every page, and forget those older than --save-seconds before the newest. */
 static int keep_page(void *user, int cpu, const void *page, int size)
 {
 	struct monitor *mon = user;
 	struct kept_page *kept = malloc(sizeof(*kept) + size);
+	struct kept_cpu *k;
 
-	if (!kept || cpu < 0 || cpu >= CA_MAX_CPUS) {
+	if (!kept || cpu < 0 || room_for_cpu(mon, cpu)) {
 		free(kept);
 		return -ENOMEM;
 	}
+	k = &mon->kept[cpu];
 	memcpy(&kept->ts, page, sizeof(kept->ts));
 	memcpy(kept->data, page, size);
 	kept->size = size;
 	kept->next = NULL;
-	if (mon->kept_tail[cpu])
-		mon->kept_tail[cpu]->next = kept;
+	if (k->tail)
+		k->tail->next = kept;
 	else
-		mon->kept[cpu] = kept;
-	mon->kept_tail[cpu] = kept;
-	while (mon->kept[cpu] != kept && kept->ts - mon->kept[cpu]->ts > mon->save_ns) {
-		struct kept_page *old = mon->kept[cpu];
+		k->head = kept;
+	k->tail = kept;
+	while (k->head != kept && kept->ts - k->head->ts > mon->save_ns) {
+		struct kept_page *old = k->head;
 
-		mon->kept[cpu] = old->next;
+		k->head = old->next;
 		free(old);
 	}
 	return 0;
@@ -237,15 +263,17 @@ static int keep_page(void *user, int cpu, const void *page, int size)
 
 static void forget_pages(struct monitor *mon)
 {
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
-		while (mon->kept[cpu]) {
-			struct kept_page *old = mon->kept[cpu];
+	for (int cpu = 0; cpu < mon->kept_count; cpu++) {
+		while (mon->kept[cpu].head) {
+			struct kept_page *old = mon->kept[cpu].head;
 
-			mon->kept[cpu] = old->next;
+			mon->kept[cpu].head = old->next;
 			free(old);
 		}
-		mon->kept_tail[cpu] = NULL;
 	}
+	free(mon->kept);
+	mon->kept = NULL;
+	mon->kept_count = 0;
 }
 
 /* The kept pages as a trace.dat: the evidence, for an offline audit. */
@@ -255,8 +283,8 @@ static void save_trace(struct monitor *mon, int cpu_count, int page_size, const 
 	char err[600];
 	int ret = ca_writer_open(&writer, cpu_count, page_size, err, sizeof(err));
 
-	for (int cpu = 0; !ret && cpu < cpu_count; cpu++)
-		for (struct kept_page *p = mon->kept[cpu]; p && !ret; p = p->next)
+	for (int cpu = 0; !ret && cpu < cpu_count && cpu < mon->kept_count; cpu++)
+		for (struct kept_page *p = mon->kept[cpu].head; p && !ret; p = p->next)
 			ret = ca_writer_page(&writer, cpu, p->data, p->size);
 	if (!ret)
 		ret = ca_writer_finish(&writer, mon->save_path, clock ? clock : "[mono]", err,
@@ -281,7 +309,7 @@ static bool is_threshold_exceeded(const struct ca_audit *audit)
 				return true;
 	if (audit->opts.max_forced_idle_pct < 0)
 		return false;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (size_t cpu = 0; cpu < fi->cpu_count; cpu++) {
 		forced += fi->per_cpu_ns[cpu];
 		known += fi->per_cpu_known_ns[cpu];
 	}
@@ -337,20 +365,22 @@ int ca_cmd_monitor(int argc, char **argv)
 	struct monitor mon = { .save_ns = 10000000000ull };
 	struct parsed parsed = { .opts = &opts, .live = &live, .mon = &mon };
 	struct ca_source source;
-	enum ca_result result;
+	enum ca_result result = CA_RESULT_BAD_INPUT;
 	int ret;
 
 	ca_audit_options_default(&opts);
 	opts.path = "live";
 	ret = parse_args(argc, argv, &parsed);
+	if (!ret && topology_default(&opts))
+		ret = -1;
+	mon.audit = ret ? NULL : calloc(1, sizeof(*mon.audit));
+	if (mon.audit)
+		result = ca_audit_begin(mon.audit, &opts);
+	ca_topology_free(&opts.topology);	/* the audit keeps a copy */
 	if (ret)
 		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
-	if (topology_default(&opts))
-		return CA_EXIT_USAGE;
-	mon.audit = calloc(1, sizeof(*mon.audit));
 	if (!mon.audit)
 		return CA_EXIT_INPUT;
-	result = ca_audit_begin(mon.audit, &opts);
 	if (result != CA_RESULT_PASS) {
 		ca_cli_error("%s", mon.audit->error);
 		goto out;

@@ -195,10 +195,39 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 	return first;
 }
 
+/*
+ * The topology as "coreaudit-topology 0,1 2,3": when longer than a marker
+ * holds (CA_MARKER_LEN), as "coreaudit-topology+ PART" markers split between
+ * cores, the last one plain (stream.h).  Return: 0, or -ENOMEM.
+ */
+static int write_topology_markers(struct ca_source *source, const struct ca_topology *topo)
+{
+	char *text = ca_topology_text(topo), marker[CA_MARKER_LEN];
+	/* Shorter than a full event's marker, which the audit takes as cut. */
+	const int room = CA_MARKER_LEN - 2 - (int)strlen("coreaudit-topology+ ");
+	const char *part = text;
+
+	if (!text)
+		return -ENOMEM;
+	while ((int)strlen(part) > room) {
+		int len = room;
+
+		while (len > 0 && part[len] != ' ')
+			len--;		/* a core's CPUs stay in one marker */
+		snprintf(marker, sizeof(marker), "coreaudit-topology+ %.*s", len, part);
+		ca_live_write_marker(source, marker);
+		part += len + 1;
+	}
+	snprintf(marker, sizeof(marker), "coreaudit-topology %s", part);
+	ca_live_write_marker(source, marker);
+	free(text);
+	return 0;
+}
+
 static int record(struct recording *rec, struct ca_live_options *live, const char *output,
 		  char **command)
 {
-	char marker[1100], topo[1024], err[600];
+	char err[600];
 	struct ca_source source;
 	char *clock = NULL;
 	enum ca_result result;
@@ -218,9 +247,11 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		return CA_EXIT_INPUT;
 	}
 	rec->is_writer_ready = true;
-	ca_topology_format(&rec->audit->opts.topology, topo, sizeof(topo));
-	snprintf(marker, sizeof(marker), "coreaudit-topology %s", topo);
-	ca_live_write_marker(&source, marker);
+	if (write_topology_markers(&source, &rec->audit->opts.topology)) {
+		ca_cli_error("record: out of memory");
+		ca_source_close(&source);
+		return CA_EXIT_INPUT;
+	}
 	write_cookie_markers(&source);
 	if (command && command[0])
 		rec->child = start_command(command);
@@ -261,8 +292,10 @@ int ca_cmd_record(int argc, char **argv)
 	ca_audit_options_default(&opts);
 	opts.path = "live";
 	first = parse_args(argc, argv, &parsed);
-	if (first <= 0)
+	if (first <= 0) {
+		ca_topology_free(&opts.topology);
 		return first == 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	}
 	if (!opts.has_topology && ca_topology_from_sysfs(&opts.topology, err, sizeof(err))) {
 		ca_cli_error("record: no topology: %s; give --topology", err);
 		return CA_EXIT_USAGE;
@@ -270,9 +303,11 @@ int ca_cmd_record(int argc, char **argv)
 	opts.has_topology = true;
 	rec.audit = calloc(1, sizeof(*rec.audit));
 	if (!rec.audit || ca_audit_begin(rec.audit, &opts) != CA_RESULT_PASS) {
+		ca_topology_free(&opts.topology);
 		free(rec.audit);
 		return CA_EXIT_INPUT;
 	}
+	ca_topology_free(&opts.topology);	/* the audit keeps a copy */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	live.on_page = on_page;

@@ -17,6 +17,10 @@
 
 #include "coreaudit/event.h"
 #include "coreaudit/writer.h"
+#include "util/grow.h"
+
+/* A ring-buffer page (sub-buffer) is at most 1 MiB (tracefs buffer_subbuf_size_kb). */
+#define MAX_PAGE_SIZE (1 << 20)
 
 #define OPTION_TRACECLOCK 4
 
@@ -37,24 +41,34 @@ int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char 
 		   int err_len)
 {
 	memset(writer, 0, sizeof(*writer));
-	writer->cpu_count = cpu_count;
 	writer->page_size = page_size;
-	for (int cpu = 0; cpu < cpu_count; cpu++) {
-		writer->cpu_files[cpu] = tmpfile();
-		if (!writer->cpu_files[cpu]) {
-			snprintf(err, err_len, "cannot create a temporary file: %s", strerror(errno));
-			return -errno;
-		}
+	writer->cpus = calloc(cpu_count, sizeof(*writer->cpus));
+	if (!writer->cpus) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	writer->cpu_count = cpu_count;
+	writer->pages = tmpfile();
+	if (!writer->pages) {
+		snprintf(err, err_len, "cannot create a temporary file: %s", strerror(errno));
+		return -errno;
 	}
 	return 0;
 }
 
 int ca_writer_page(struct ca_writer *writer, int cpu, const void *page, int size)
 {
-	if (cpu < 0 || cpu >= writer->cpu_count ||
-	    fwrite(page, 1, size, writer->cpu_files[cpu]) != (size_t)size)
+	struct ca_writer_cpu *c;
+
+	if (cpu < 0 || cpu >= writer->cpu_count || size < 0 || size > MAX_PAGE_SIZE)
 		return -EIO;
-	writer->cpu_bytes[cpu] += size;
+	c = &writer->cpus[cpu];
+	if (ca_grow(&c->pages, c->page_count, &c->page_room, sizeof(*c->pages)) ||
+	    fwrite(page, 1, size, writer->pages) != (size_t)size)
+		return -EIO;
+	c->pages[c->page_count++] = (struct ca_writer_page){ writer->pages_size, size };
+	writer->pages_size += size;
+	c->bytes += size;
 	return 0;
 }
 
@@ -202,16 +216,21 @@ static void put_header(FILE *out, const struct ca_writer *writer, const char *cl
 	put(out, "flyrecord", 10);
 }
 
-static int copy_cpu(FILE *out, FILE *in)
+/* @c's pages, in the order they came, from the temporary file into @out. */
+static int copy_cpu(FILE *out, FILE *in, const struct ca_writer_cpu *c)
 {
-	char buf[65536];
-	size_t n;
+	char *buf = malloc(MAX_PAGE_SIZE);
+	int ret = buf ? 0 : -ENOMEM;
 
-	rewind(in);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			return -EIO;
-	return ferror(in) ? -EIO : 0;
+	for (size_t i = 0; i < c->page_count && !ret; i++) {
+		size_t size = c->pages[i].size;
+
+		if (fseeko(in, (off_t)c->pages[i].offset, SEEK_SET) ||
+		    fread(buf, 1, size, in) != size || fwrite(buf, 1, size, out) != size)
+			ret = -EIO;
+	}
+	free(buf);
+	return ret;
 }
 
 int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clock_text,
@@ -230,14 +249,14 @@ int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clo
 	header = ftell(out) + 16L * writer->cpu_count;
 	offset = (header + writer->page_size - 1) / writer->page_size * writer->page_size;
 	for (int cpu = 0; cpu < writer->cpu_count; cpu++) {
-		put64(out, writer->cpu_bytes[cpu] ? offset : 0);
-		put64(out, writer->cpu_bytes[cpu]);
-		offset += writer->cpu_bytes[cpu];
+		put64(out, writer->cpus[cpu].bytes ? offset : 0);
+		put64(out, writer->cpus[cpu].bytes);
+		offset += writer->cpus[cpu].bytes;
 	}
 	while (ftell(out) % writer->page_size)
 		fputc(0, out);
 	for (int cpu = 0; cpu < writer->cpu_count && !ret; cpu++)
-		ret = copy_cpu(out, writer->cpu_files[cpu]);
+		ret = copy_cpu(out, writer->pages, &writer->cpus[cpu]);
 	if (fclose(out) || ret) {
 		snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
 		return -EIO;
@@ -247,8 +266,10 @@ int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clo
 
 void ca_writer_free(struct ca_writer *writer)
 {
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
-		if (writer->cpu_files[cpu])
-			fclose(writer->cpu_files[cpu]);
+	for (int cpu = 0; writer->cpus && cpu < writer->cpu_count; cpu++)
+		free(writer->cpus[cpu].pages);
+	free(writer->cpus);
+	if (writer->pages)
+		fclose(writer->pages);
 	memset(writer, 0, sizeof(*writer));
 }

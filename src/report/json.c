@@ -89,7 +89,7 @@ static json *unobserved(const struct ca_state *state)
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
 		json *entry, *by_why;
 
-		if (state->topo.core_of_cpu[cpu] < 0 || !cov->unobserved_ns)
+		if (ca_topology_core_of(&state->topo, cpu) < 0 || !cov->unobserved_ns)
 			continue;
 		entry = json_object_new_object();
 		by_why = json_object_new_object();
@@ -325,7 +325,7 @@ static json *forced_idle(const struct ca_audit *audit)
 	char key[16];
 
 	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
-		if (audit->state.topo.core_of_cpu[cpu] < 0)
+		if (ca_topology_core_of(&audit->state.topo, cpu) < 0)
 			continue;
 		snprintf(key, sizeof(key), "%d", cpu);
 		put(per_cpu, key, u64(fi->per_cpu_ns[cpu]));

@@ -36,7 +36,7 @@ void ca_report_lttng(FILE *out, const struct ca_audit *audit, const struct ca_re
 		lttng_ust_tracepoint(coreaudit, forced_idle, t->pid, t->kernel_ns, t->starved_ns,
 				     t->longest_starved_ns);
 	}
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < (int)audit->state.cpu_count; cpu++) {
 		const struct ca_cpu *c = &audit->state.cpus[cpu];
 
 		if (c->lost_events || c->missed_switches)

@@ -39,7 +39,7 @@ static void write_observed(FILE *out, const struct ca_audit *audit)
 	for (int cpu = 0, shown = 0; cpu < state->topo.cpu_count; cpu++) {
 		uint64_t ns = state->cpus[cpu].coverage.unobserved_ns;
 
-		if (state->topo.core_of_cpu[cpu] < 0 || !ns)
+		if (ca_topology_core_of(&state->topo, cpu) < 0 || !ns)
 			continue;
 		if (shown++ == 8) {
 			fprintf(out, " ...");
@@ -211,7 +211,7 @@ static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
 	else if (l->kind == CA_EV_WAKEUP)
 		fprintf(out, "  wakes %d on cpu%d", l->a, l->b);
 	else if (l->kind == CA_EV_IPI)
-		fprintf(out, "  to cpus %#x%s", (unsigned int)l->a, l->b ? " (reschedule)" : "");
+		fprintf(out, "  to cpu%d%s", l->a, l->b ? " (reschedule)" : "");
 	fputc('\n', out);
 }
 
@@ -249,7 +249,7 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
 		char ns[32];
 
-		if (audit->state.topo.core_of_cpu[cpu] < 0)
+		if (ca_topology_core_of(&audit->state.topo, cpu) < 0)
 			continue;
 		fprintf(out, "  %-5d %12s %7.2f%%\n", cpu, D(fi->per_cpu_ns[cpu], ns),
 			fi->per_cpu_known_ns[cpu] ? 100.0 * fi->per_cpu_ns[cpu] /

@@ -258,20 +258,56 @@ static void decode_ipi(const struct decoder *d, const struct tep_record *rec,
 	ev->ipi.is_resched = is_resched;
 	ev->ipi.is_callsite_known = callsite != NULL;
 	ev->ipi.is_from_schedule = callsite && !strcmp(callsite, "__schedule");
-	ev->ipi.target_mask = 0;
+	ev->ipi.target_cpu = -1;
+	ev->ipi.target_count = 0;
+	ev->ipi.is_first_target = true;
 	if (d->fields[F_CPU]) {
 		int64_t cpu = read_signed(d->fields[F_CPU], rec);
 
-		if (cpu >= 0 && cpu < 64)
-			ev->ipi.target_mask = 1ull << cpu;
-	} else {
-		int len = 0;
-		const unsigned char *mask = (const unsigned char *)field_bytes(
-			d, d->fields[F_CPUMASK], rec, &len);
-
-		for (int i = 0; mask && i < len && i < 8; i++)
-			ev->ipi.target_mask |= (uint64_t)mask[i] << (8 * i);
+		if (cpu >= 0 && cpu < CA_CPU_LIMIT) {
+			ev->ipi.target_cpu = (int)cpu;
+			ev->ipi.target_count = 1;
+		}
 	}
+}
+
+/*
+ * Whether CPU @cpu is set in the cpumask @mask of @len bytes: unsigned longs
+ * of the trace's size and byte order (__data_loc cpumask_t, or cpumask_t *[]
+ * on older kernels: the same bits).
+ */
+static bool is_cpu_set(const struct decoder *d, const unsigned char *mask, int len, int cpu)
+{
+	int long_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
+	int byte = cpu / 8;
+
+	if (!d->is_native && tep_is_file_bigendian(d->tep))
+		byte = byte / long_size * long_size + (long_size - 1 - byte % long_size);
+	return byte < len && (mask[byte] >> (cpu % 8) & 1);
+}
+
+/* ipi_send_cpumask: one event per CPU of the mask, each naming its target. */
+static int emit_ipi_targets(const struct decoder *d, const struct tep_record *rec,
+			    struct ca_event *ev, ca_event_fn fn, void *ctx)
+{
+	int len = 0, count = 0, ret = 0;
+	const unsigned char *mask = (const unsigned char *)field_bytes(d, d->fields[F_CPUMASK],
+									rec, &len);
+	int bits = len * 8 < CA_CPU_LIMIT ? len * 8 : CA_CPU_LIMIT;
+
+	for (int cpu = 0; mask && cpu < bits; cpu++)
+		count += is_cpu_set(d, mask, len, cpu);
+	ev->ipi.target_count = count;
+	if (!count)	/* aimed at no CPU: still an event of its sender */
+		return fn(ctx, ev);
+	for (int cpu = 0; mask && cpu < bits && !ret; cpu++) {
+		if (!is_cpu_set(d, mask, len, cpu))
+			continue;
+		ev->ipi.target_cpu = cpu;
+		ret = fn(ctx, ev);
+		ev->ipi.is_first_target = false;
+	}
+	return ret;
 }
 
 /* sched_process_exec: the new comm is the filename's base name, as the kernel sets it. */
@@ -541,6 +577,8 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 	ev.pid = record_pid(td, rec);
 	ev.kind = d->kind;
 	decode_fields(d, rec, &ev);
+	if (ev.kind == CA_EV_IPI && !d->fields[F_CPU])
+		return emit_ipi_targets(d, rec, &ev, fn, ctx);
 	return fn(ctx, &ev);
 }
 

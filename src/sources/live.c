@@ -54,7 +54,7 @@ struct live {
 	int cpu_count;
 	int page_size;
 	bool has_probe;		/* we created the cs_switch probe: remove it */
-	struct live_cpu cpus[CA_MAX_CPUS];
+	struct live_cpu *cpus;	/* [cpu_count] */
 	struct ca_live_options opts;
 };
 
@@ -161,9 +161,15 @@ static int enable_events(struct live *live, struct ca_source *source)
 
 static int open_cpus(struct live *live, struct ca_source *source)
 {
-	live->cpu_count = sysconf(_SC_NPROCESSORS_CONF);
-	if (live->cpu_count > CA_MAX_CPUS)
-		live->cpu_count = CA_MAX_CPUS;
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	live->cpu_count = cpus < 1 ? 1 : cpus > CA_CPU_LIMIT ? CA_CPU_LIMIT : (int)cpus;
+	live->cpus = calloc(live->cpu_count, sizeof(*live->cpus));
+	if (!live->cpus) {
+		live->cpu_count = 0;
+		snprintf(source->error, sizeof(source->error), "out of memory");
+		return -ENOMEM;
+	}
 	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
 		struct live_cpu *c = &live->cpus[cpu];
 
@@ -327,7 +333,7 @@ static void live_close(struct ca_source *source)
 
 	if (!live)
 		return;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
 		struct live_cpu *c = &live->cpus[cpu];
 
 		while (c->head) {
@@ -341,6 +347,8 @@ static void live_close(struct ca_source *source)
 		if (c->kbuf)
 			kbuffer_free(c->kbuf);
 	}
+	free(live->cpus);
+	live->cpus = NULL;
 	if (live->instance) {
 		tracefs_trace_off(live->instance);
 		tracefs_event_disable(live->instance, NULL, NULL);

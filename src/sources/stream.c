@@ -17,8 +17,9 @@
 #include "coreaudit/stream.h"
 
 #define TOPOLOGY_MARKER "coreaudit-topology "
+#define TOPOLOGY_PART_MARKER "coreaudit-topology+ "
 
-void ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
+int ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 		   bool expects_probe, ca_event_fn sink, void *sink_ctx,
 		   int (*on_topology)(void *ctx, const struct ca_topology *topo))
 {
@@ -27,18 +28,41 @@ void ca_stream_init(struct ca_stream *stream, const struct ca_topology *topo,
 	stream->sink = sink;
 	stream->sink_ctx = sink_ctx;
 	stream->on_topology = on_topology;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
-		stream->waiting_on_cpu[cpu] = -1;
-	if (topo) {
-		stream->has_topology = true;
-		stream->topo = *topo;
-	}
+	if (!topo)
+		return 0;
+	stream->has_topology = true;
+	return ca_topology_copy(&stream->topo, topo);
 }
 
 void ca_stream_free(struct ca_stream *stream)
 {
 	free(stream->queue);
+	free(stream->waiting_on_cpu);
+	free(stream->marker_parts);
+	ca_topology_free(&stream->topo);
 	stream->queue = NULL;
+	stream->waiting_on_cpu = NULL;
+	stream->marker_parts = NULL;
+}
+
+/* Room in waiting_on_cpu for @cpu (below CA_CPU_LIMIT), new entries -1. */
+static int room_for_cpu(struct ca_stream *stream, int cpu)
+{
+	int room = stream->cpu_room ? stream->cpu_room : 64;
+	long *grown;
+
+	if (cpu < stream->cpu_room)
+		return 0;
+	while (room <= cpu)
+		room *= 2;
+	grown = realloc(stream->waiting_on_cpu, room * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	for (int i = stream->cpu_room; i < room; i++)
+		grown[i] = -1;
+	stream->waiting_on_cpu = grown;
+	stream->cpu_room = room;
+	return 0;
 }
 
 static struct ca_event *queue_at(struct ca_stream *stream, size_t index)
@@ -64,7 +88,7 @@ static int queue_grow(struct ca_stream *stream)
 
 static bool is_waiting(const struct ca_stream *stream, unsigned long long position, int cpu)
 {
-	return stream->waiting_on_cpu[cpu] >= 0 &&
+	return cpu < stream->cpu_room && stream->waiting_on_cpu[cpu] >= 0 &&
 	       (unsigned long long)stream->waiting_on_cpu[cpu] == position;
 }
 
@@ -113,35 +137,78 @@ static void compare_marker(struct ca_stream *stream, const char *text)
 {
 	struct ca_topology marked;
 	char err[160];
+	size_t len = strlen(text);
 
 	if (stream->has_marker)
 		return;
 	stream->has_marker = true;
-	snprintf(stream->marker, sizeof(stream->marker), "%s", text);
-	for (size_t len = strlen(stream->marker);
-	     len && isspace((unsigned char)stream->marker[len - 1]); len--)
-		stream->marker[len - 1] = '\0';
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	snprintf(stream->marker, sizeof(stream->marker), "%.*s%s",
+		 len < sizeof(stream->marker) ? (int)len : (int)sizeof(stream->marker) - 4, text,
+		 len < sizeof(stream->marker) ? "" : "...");
 	stream->is_marker_different = ca_topology_parse(text, &marked, err, sizeof(err)) ||
 				      !is_same_topology(&stream->topo, &marked);
+	ca_topology_free(&marked);
+}
+
+/* Append a marker's part of the topology to those before it. */
+static int join_part(struct ca_stream *stream, const char *part)
+{
+	size_t used = stream->marker_parts ? strlen(stream->marker_parts) : 0;
+	char *joined = realloc(stream->marker_parts, used + strlen(part) + 2);
+
+	if (!joined)
+		return -ENOMEM;
+	snprintf(joined + used, strlen(part) + 2, "%s%s", used ? " " : "", part);
+	stream->marker_parts = joined;
+	return 0;
 }
 
 static int take_topology(struct ca_stream *stream, const struct ca_event *ev)
 {
+	bool is_part = !strncmp(ev->marker, TOPOLOGY_PART_MARKER, strlen(TOPOLOGY_PART_MARKER));
 	char err[160];
+	int ret;
 
-	if (stream->has_topology) {
-		compare_marker(stream, ev->marker + strlen(TOPOLOGY_MARKER));
+	/* A marker that filled the event was cut: its topology is not all there. */
+	if (strlen(ev->marker) >= CA_MARKER_LEN - 1 && stream->has_topology) {
+		compare_marker(stream, ev->marker);	/* (it cannot parse as the option) */
+		stream->is_marker_different = true;
 		return 0;
 	}
-	if (ca_topology_parse(ev->marker + strlen(TOPOLOGY_MARKER), &stream->topo, err,
-			      sizeof(err))) {
+	if (strlen(ev->marker) >= CA_MARKER_LEN - 1) {
 		snprintf(stream->error, sizeof(stream->error),
-			 "bad coreaudit-topology marker \"%.80s\": %s",
-			 ev->marker + strlen(TOPOLOGY_MARKER), err);
+			 "a coreaudit-topology marker of %d characters or more (\"%.40s...\"): "
+			 "write a long topology as \"coreaudit-topology+ PART\" markers and a "
+			 "last \"coreaudit-topology PART\", each shorter", CA_MARKER_LEN - 1,
+			 ev->marker);
 		return -EINVAL;
 	}
-	stream->has_topology = true;
-	return stream->on_topology ? stream->on_topology(stream->sink_ctx, &stream->topo) : 0;
+	ret = join_part(stream, ev->marker + strlen(is_part ? TOPOLOGY_PART_MARKER :
+						       TOPOLOGY_MARKER));
+	if (ret || is_part)
+		return ret;
+	if (stream->has_topology) {
+		compare_marker(stream, stream->marker_parts);
+	} else if ((ret = ca_topology_parse(stream->marker_parts, &stream->topo, err, sizeof(err)))) {
+		snprintf(stream->error, sizeof(stream->error),
+			 "bad coreaudit-topology marker \"%.80s\": %s", stream->marker_parts, err);
+		return ret == -ENOMEM ? ret : -EINVAL;
+	} else {
+		stream->has_topology = true;
+		ret = stream->on_topology ? stream->on_topology(stream->sink_ctx, &stream->topo) : 0;
+	}
+	free(stream->marker_parts);
+	stream->marker_parts = NULL;
+	return ret;
+}
+
+static bool is_topology_marker(const struct ca_event *ev)
+{
+	return ev->kind == CA_EV_MARKER &&
+	       (!strncmp(ev->marker, TOPOLOGY_MARKER, strlen(TOPOLOGY_MARKER)) ||
+		!strncmp(ev->marker, TOPOLOGY_PART_MARKER, strlen(TOPOLOGY_PART_MARKER)));
 }
 
 /* The probe event of @cpu: give its cookies to the waiting switch. */
@@ -150,7 +217,7 @@ static bool pair_probe(struct ca_stream *stream, const struct ca_event *probe)
 	long waiting = stream->waiting_on_cpu[probe->cpu];
 	struct ca_event *sw;
 
-	if (waiting < 0)
+	if (waiting < 0)	/* (room for probe->cpu was made before) */
 		return false;
 	sw = queue_at(stream, waiting - (long)(stream->position - stream->count));
 	stream->waiting_on_cpu[probe->cpu] = -1;
@@ -167,10 +234,11 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 	struct ca_stream *stream = ctx;
 	int ret;
 
-	if (ev->cpu < 0 || ev->cpu >= CA_MAX_CPUS)
+	if (ev->cpu < 0 || ev->cpu >= CA_CPU_LIMIT)
 		return -ERANGE;
-	if (ev->kind == CA_EV_MARKER && !strncmp(ev->marker, TOPOLOGY_MARKER,
-						 strlen(TOPOLOGY_MARKER))) {
+	if (room_for_cpu(stream, ev->cpu))
+		return -ENOMEM;
+	if (is_topology_marker(ev)) {
 		ret = take_topology(stream, ev);
 		if (ret)
 			return ret;

@@ -26,9 +26,10 @@
 
 struct text_source {
 	FILE *file;
-	long line_count;			/* from the first pass */
-	int64_t pending_lost[CA_MAX_CPUS];	/* 0 none, < 0 unknown count */
-	bool has_pending_lost[CA_MAX_CPUS];
+	long line_count;		/* from the first pass */
+	int cpu_count;			/* from the first pass: the highest CPU + 1 */
+	int64_t *pending_lost;		/* [cpu_count]: 0 none, < 0 unknown count */
+	bool *has_pending_lost;		/* [cpu_count] */
 };
 
 /* What a line is, beyond ca_text_parse_line()'s answer. */
@@ -277,40 +278,48 @@ static int parse_wakeup(const char *fields, struct ca_wakeup *w)
 	memset(w, 0, sizeof(*w));
 	if (!strncmp(fields, "comm=", 5)) {
 		if (field_int(fields, "pid", INT_MAX, &w->pid) ||
-		    field_int(fields, "target_cpu", CA_MAX_CPUS - 1, &w->target_cpu))
+		    field_int(fields, "target_cpu", CA_CPU_LIMIT - 1, &w->target_cpu))
 			return -EINVAL;
 		return field_string(fields, "comm", w->comm, CA_COMM_LEN);
 	}
 	if (!bracket || parse_comm_pid(fields, bracket, w->comm, &w->pid) ||
 	    !(p = parse_prio(bracket + 1, &prio)) || p > cpu ||
-	    !(p = read_decimal(cpu + 5, CA_MAX_CPUS - 1, &target)) || !is_rest_blank(p))
+	    !(p = read_decimal(cpu + 5, CA_CPU_LIMIT - 1, &target)) || !is_rest_blank(p))
 		return -EINVAL;
 	w->target_cpu = (int)target;
 	return 0;
 }
 
-/* "0-1,4": CPUs 0..63, ascending ranges, nothing else. */
-static int parse_cpu_list(const char *list, uint64_t *mask)
+/*
+ * "0-1,4": ascending ranges of CPUs below CA_CPU_LIMIT, nothing else; @each
+ * (when given) is called for every CPU in order.  Return: the count, or -EINVAL.
+ */
+static int walk_cpu_list(const char *list, int (*each)(int cpu, void *ctx), void *ctx)
 {
-	*mask = 0;
+	int count = 0, ret;
+
 	for (;;) {
 		uint64_t first, last;
 
-		list = read_decimal(list, CA_MAX_CPUS - 1, &first);
+		list = read_decimal(list, CA_CPU_LIMIT - 1, &first);
 		if (!list)
 			return -EINVAL;
 		last = first;
-		if (*list == '-' && !(list = read_decimal(list + 1, CA_MAX_CPUS - 1, &last)))
+		if (*list == '-' && !(list = read_decimal(list + 1, CA_CPU_LIMIT - 1, &last)))
 			return -EINVAL;
 		if (last < first)
 			return -EINVAL;
-		for (uint64_t cpu = first; cpu <= last; cpu++)
-			*mask |= 1ull << cpu;
+		for (uint64_t cpu = first; cpu <= last; cpu++, count++)
+			if (each && (ret = each((int)cpu, ctx)))
+				return ret;
 		if (*list != ',')
-			return *list ? -EINVAL : 0;
+			return *list ? -EINVAL : count;
 		list++;
 	}
 }
+
+/* An ipi_send_cpumask's list: as long as a mask of CA_CPU_LIMIT CPUs printed sparsely. */
+#define CPU_LIST_LEN (CA_CPU_LIMIT * 3)
 
 /*
  * A reschedule IPI's callsite: named when trace-cmd had a symbol for it (else
@@ -336,25 +345,37 @@ static bool is_null_callback(const char *fields)
 	return !strcmp(callback, "0x0") || !strcmp(callback, "0") || !strcmp(callback, "(nil)");
 }
 
+/*
+ * ipi_send_cpu names its target; ipi_send_cpumask a list, whose first CPU and
+ * count are told here: the source emits one event per CPU (emit_ipi_targets).
+ */
 static int parse_ipi(const char *name, const char *fields, struct ca_ipi *ipi)
 {
-	char list[128];
-	int cpu;
+	char list[CPU_LIST_LEN];
+	uint64_t first;
+	int cpu, count;
 
 	ipi->is_resched = is_null_callback(fields);
 	ipi->is_from_schedule = false;
 	ipi->is_callsite_known = false;
+	ipi->is_first_target = true;
 	if (ipi->is_resched)
 		read_callsite(fields, ipi);
 	if (!strcmp(name, "ipi_send_cpu")) {
-		if (field_int(fields, "cpu", CA_MAX_CPUS - 1, &cpu))
+		if (field_int(fields, "cpu", CA_CPU_LIMIT - 1, &cpu))
 			return -EINVAL;
-		ipi->target_mask = 1ull << cpu;
+		ipi->target_cpu = cpu;
+		ipi->target_count = 1;
 		return 0;
 	}
 	if (field_string(fields, "cpumask", list, sizeof(list)) || strlen(list) >= sizeof(list) - 1)
 		return -EINVAL;
-	return parse_cpu_list(list, &ipi->target_mask);
+	count = walk_cpu_list(list, NULL, NULL);
+	if (count < 0 || !read_decimal(list, CA_CPU_LIMIT - 1, &first))
+		return -EINVAL;
+	ipi->target_count = count;
+	ipi->target_cpu = (int)first;
+	return 0;
 }
 
 static int parse_prctl_enter(const char *fields, struct ca_prctl *call)
@@ -430,8 +451,8 @@ static int parse_exec(const char *fields, struct ca_task_ref *task)
 static int parse_migrate(const char *fields, struct ca_migrate *migrate)
 {
 	if (field_int(fields, "pid", INT_MAX, &migrate->pid) ||
-	    field_int(fields, "orig_cpu", CA_MAX_CPUS - 1, &migrate->orig_cpu) ||
-	    field_int(fields, "dest_cpu", CA_MAX_CPUS - 1, &migrate->dest_cpu))
+	    field_int(fields, "orig_cpu", CA_CPU_LIMIT - 1, &migrate->orig_cpu) ||
+	    field_int(fields, "dest_cpu", CA_CPU_LIMIT - 1, &migrate->dest_cpu))
 		return -EINVAL;
 	return 0;
 }
@@ -453,7 +474,7 @@ static int parse_idle(const char *fields, struct ca_idle *idle)
 	if (!p || !(p = read_decimal(p, UINT32_MAX, &state)) || !is_value_end(*p))
 		return -EINVAL;
 	p = field_value(fields, "cpu_id");
-	if (!p || !(p = read_decimal(p, CA_MAX_CPUS - 1, &cpu_id)) || !is_value_end(*p))
+	if (!p || !(p = read_decimal(p, CA_CPU_LIMIT - 1, &cpu_id)) || !is_value_end(*p))
 		return -EINVAL;
 	idle->state = (uint32_t)state;
 	idle->cpu_id = (int)cpu_id;
@@ -553,7 +574,7 @@ static int parse_timestamp(const char *start, const char *end, uint64_t *ts)
 /*
  * "comm-pid [cpu]": the header of an event line.  The comm may hold blanks,
  * '-' and '[': the first "-digits [digits]" is the one.
- * Return: after the ']', or NULL; -ERANGE in @ret for a CPU over coreaudit's limit.
+ * Return: after the ']', or NULL; -ERANGE in @ret for a CPU over the kernel's limit.
  */
 static const char *parse_task_cpu(const char *line, struct ca_event *ev, int *ret)
 {
@@ -571,7 +592,7 @@ static const char *parse_task_cpu(const char *line, struct ca_event *ev, int *re
 		close = read_decimal(open + 1, UINT64_MAX, &cpu);
 		if (!close || *close != ']')
 			return NULL;
-		if (cpu >= CA_MAX_CPUS) {
+		if (cpu >= CA_CPU_LIMIT) {
 			*ret = -ERANGE;
 			return NULL;
 		}
@@ -619,7 +640,7 @@ static int parse_lost_line(const char *line, struct ca_event *ev)
 
 	if (!p || strncmp(p, " [", 2))
 		return -EINVAL;
-	if (cpu >= CA_MAX_CPUS)
+	if (cpu >= CA_CPU_LIMIT)
 		return -ERANGE;
 	p += 2;
 	if (!strncmp(p, "EVENTS DROPPED]", 15)) {
@@ -652,12 +673,12 @@ static bool is_header(const char *line, struct line_class *class)
 		return true;
 	if (!strncmp(line, "cpus=", 5) && (end = read_decimal(line + 5, INT_MAX, &value)) &&
 	    is_rest_blank(end) && value) {
-		class->cpus = value > CA_MAX_CPUS ? -1 : (int)value;
+		class->cpus = value > CA_CPU_LIMIT ? -1 : (int)value;
 		return true;
 	}
 	if (!strncmp(line, "version = ", 10) && (end = read_decimal(line + 10, INT_MAX, &value)))
 		return is_rest_blank(end);
-	if (!strncmp(line, "CPU ", 4) && (end = read_decimal(line + 4, CA_MAX_CPUS - 1, &value)))
+	if (!strncmp(line, "CPU ", 4) && (end = read_decimal(line + 4, CA_CPU_LIMIT - 1, &value)))
 		return !strncmp(end, " is empty", 9) && is_rest_blank(end + 9);
 	return false;
 }
@@ -702,7 +723,7 @@ int ca_text_parse_line(const char *line, struct ca_event *ev)
 /*
  * One line of the file, classified: 1 an event, 0 a line to skip, -EINVAL a
  * bad line (a NUL inside, a last line without its newline: the file was cut,
- * or it does not parse), -ERANGE a CPU over coreaudit's limit.
+ * or it does not parse), -ERANGE a CPU over the kernel's limit.
  */
 static int read_line(const char *line, ssize_t len, bool is_last, struct ca_event *ev,
 		     struct line_class *class)
@@ -734,7 +755,7 @@ static int line_error(struct ca_source *source, long line_number, char *line, co
 /* Lost events wait for their CPU's next event: the gap ends there. */
 static void keep_lost(struct text_source *ts, const struct ca_event *lost)
 {
-	int64_t *pending = &ts->pending_lost[lost->cpu];
+	int64_t *pending = &ts->pending_lost[lost->cpu];	/* below cpu_count: the first pass saw it */
 
 	if (lost->lost.count < 0 || *pending < 0 || *pending > INT64_MAX - lost->lost.count)
 		*pending = -1;
@@ -762,9 +783,41 @@ static int emit_trailing_lost(struct text_source *ts, uint64_t last_ts, ca_event
 {
 	int ret = 0;
 
-	for (int cpu = 0; cpu < CA_MAX_CPUS && !ret; cpu++)
+	for (int cpu = 0; cpu < ts->cpu_count && !ret; cpu++)
 		ret = emit_pending_lost(ts, cpu, last_ts, fn, ctx);
 	return ret;
+}
+
+struct ipi_targets {
+	struct ca_event *ev;
+	ca_event_fn fn;
+	void *ctx;
+};
+
+static int emit_ipi_target(int cpu, void *data)
+{
+	struct ipi_targets *targets = data;
+	int ret;
+
+	targets->ev->ipi.target_cpu = cpu;
+	ret = targets->fn(targets->ctx, targets->ev);
+	targets->ev->ipi.is_first_target = false;
+	return ret;
+}
+
+/* The event of @line; an ipi_send_cpumask as one event per CPU of its list. */
+static int emit_event(const char *line, struct ca_event *ev, ca_event_fn fn, void *ctx)
+{
+	struct ipi_targets targets = { ev, fn, ctx };
+	char list[CPU_LIST_LEN];
+	int ret;
+
+	if (ev->kind != CA_EV_IPI || ev->ipi.target_count < 2)
+		return fn(ctx, ev);
+	if (field_string(line, "cpumask", list, sizeof(list)))
+		return -EINVAL;	/* (it parsed before) */
+	ret = walk_cpu_list(list, emit_ipi_target, &targets);
+	return ret < 0 ? ret : 0;
 }
 
 static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
@@ -785,7 +838,7 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 		line_number++;
 		parsed = read_line(line, len, line_number == ts->line_count, &ev, &class);
 		if (parsed == -ERANGE)
-			ret = line_error(source, line_number, line, "a CPU over coreaudit's limit",
+			ret = line_error(source, line_number, line, "a CPU over the kernel's limit",
 					 "");
 		if (parsed <= 0)
 			continue;
@@ -800,7 +853,7 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 		last_ts = ev.ts;
 		ret = emit_pending_lost(ts, ev.cpu, ev.ts, fn, ctx);
 		if (!ret)
-			ret = fn(ctx, &ev);
+			ret = emit_event(line, &ev, fn, ctx);
 	}
 	if (!ret)
 		ret = emit_trailing_lost(ts, last_ts, fn, ctx);
@@ -816,8 +869,22 @@ static void text_close(struct ca_source *source)
 		return;
 	if (ts->file)
 		fclose(ts->file);
+	free(ts->pending_lost);
+	free(ts->has_pending_lost);
 	free(ts);
 	source->priv = NULL;
+}
+
+/* Lost events wait per CPU: one entry for each CPU the first pass saw. */
+static int size_lost_tables(struct ca_source *source, struct text_source *ts)
+{
+	ts->cpu_count = source->info.cpu_count;
+	ts->pending_lost = calloc(ts->cpu_count + 1, sizeof(*ts->pending_lost));
+	ts->has_pending_lost = calloc(ts->cpu_count + 1, sizeof(*ts->has_pending_lost));
+	if (ts->pending_lost && ts->has_pending_lost)
+		return 0;
+	snprintf(source->error, sizeof(source->error), "%s: out of memory", source->path);
+	return -ENOMEM;
 }
 
 /* What the first pass counts. */
@@ -860,8 +927,8 @@ static int scan_line(struct ca_source *source, struct scan *scan, char *line, ss
 	char what[80];
 
 	if (ret == -ERANGE || class.cpus < 0) {
-		snprintf(what, sizeof(what), "%s coreaudit's limit of %d", ret == -ERANGE ?
-			 "a CPU over" : "more CPUs than", CA_MAX_CPUS);
+		snprintf(what, sizeof(what), "%s the kernel's limit of %d", ret == -ERANGE ?
+			 "a CPU over" : "more CPUs than", CA_CPU_LIMIT);
 		return line_error(source, scan->line_count, line, what, "");
 	}
 	if (ret < 0) {
@@ -931,7 +998,9 @@ static int scan_file(struct ca_source *source, struct text_source *ts)
 	free(next);
 	ts->line_count = scan.line_count;
 	rewind(ts->file);
-	return ret ? ret : judge_scan(source, &scan);
+	if (!ret)
+		ret = judge_scan(source, &scan);
+	return ret ? ret : size_lost_tables(source, ts);
 }
 
 static struct text_source *text_begin(struct ca_source *source, const char *path)

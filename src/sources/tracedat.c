@@ -75,10 +75,10 @@ static int emit_record(void *data, struct tep_record *rec)
 {
 	struct emit_ctx *emit = data;
 
-	if (rec->cpu >= CA_MAX_CPUS) {
+	if (rec->cpu >= emit->source->info.cpu_count) {
 		snprintf(emit->source->error, sizeof(emit->source->error),
-			 "%s: record on CPU %d: coreaudit handles CPUs 0-%d", emit->source->path,
-			 rec->cpu, CA_MAX_CPUS - 1);
+			 "%s: record on CPU %d: the trace has CPUs 0-%d", emit->source->path,
+			 rec->cpu, emit->source->info.cpu_count - 1);
 		return -ERANGE;
 	}
 	return ca_decoders_emit(&emit->td->decoders, rec, emit->fn, emit->ctx);
@@ -375,19 +375,19 @@ static int read_records(struct emit_ctx *emit)
 {
 	struct tracedat *td = emit->td;
 	bool is_packed = td->layout_ret || td->layout.is_compressed;
-	int cpus, ret;
+	int cpus, ret, room = emit->source->info.cpu_count;
 
-	emit->rcpus = calloc(CA_MAX_CPUS, sizeof(*emit->rcpus));
+	emit->rcpus = calloc(room, sizeof(*emit->rcpus));
 	if (!emit->rcpus)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < room; cpu++)
 		emit->rcpus[cpu].cpu = cpu;
 	emit->page_size = tracecmd_page_size(td->handle);
 	emit->source->info.reader = "records";
 	ret = load_data(emit);
 	cpus = ret ? 0 : tracecmd_cpus(td->handle);
-	if (cpus > CA_MAX_CPUS)
-		cpus = CA_MAX_CPUS;
+	if (cpus > room)
+		cpus = room;
 	for (int cpu = 0; cpu < cpus; cpu++) {
 		struct rcpu *rc = &emit->rcpus[cpu];
 		uint64_t size = (uint64_t)tracecmd_get_cpu_file_size(td->handle, cpu);
@@ -400,7 +400,7 @@ static int read_records(struct emit_ctx *emit)
 		ret = read_merged(emit, cpus);
 	if (!ret && !emit->has_read && (td->layout_ret || td->layout.cpu_count))
 		ret = fail_with(emit->source, "no event can be read from its CPU data");
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
+	for (int cpu = 0; cpu < room; cpu++)
 		free(emit->rcpus[cpu].table);
 	free(emit->rcpus);
 	return ret;
@@ -424,6 +424,7 @@ static void tracedat_close(struct ca_source *source)
 	if (td->handle)
 		tracecmd_close(td->handle);
 	ca_decoders_free(&td->decoders);
+	ca_layout_free(&td->layout);
 	free(td);
 	source->priv = NULL;
 }
@@ -462,10 +463,10 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	for (int i = 0; i < td->layout.cpu_count; i++)
 		if (td->layout.cpus[i].cpu >= source->info.cpu_count)
 			source->info.cpu_count = td->layout.cpus[i].cpu + 1;
-	if (source->info.cpu_count > CA_MAX_CPUS) {
+	if (source->info.cpu_count > CA_CPU_LIMIT || source->info.cpu_count < 1) {
 		snprintf(source->error, sizeof(source->error),
-			 "%s: the trace has %d CPUs; coreaudit handles at most %d", path,
-			 source->info.cpu_count, CA_MAX_CPUS);
+			 "%s: the trace has %d CPUs: damaged headers (a kernel has 1 to %d)", path,
+			 source->info.cpu_count, CA_CPU_LIMIT);
 		return -ERANGE;
 	}
 	ca_page_rules_for(&td->rules, tracecmd_get_tep(td->handle), td->layout.page_size);

@@ -33,6 +33,7 @@
 #include <trace-cmd.h>
 #include <zstd.h>
 
+#include "util/grow.h"
 #include "zchunks.h"
 
 #define MAX_SECTION (256u << 20)	/* a header section, options: kilobytes to megabytes */
@@ -298,15 +299,31 @@ static void walk_v6_options(struct walk *w, struct ca_layout *layout)
 	bad(w, "the options are damaged");
 }
 
+/* One more CPU with data.  Return: 0, or -ENOMEM. */
+static int add_layout_cpu(struct ca_layout *layout, int cpu, uint64_t offset, uint64_t size)
+{
+	if (ca_grow(&layout->cpus, layout->cpu_count, &layout->cpu_room, sizeof(*layout->cpus)))
+		return -ENOMEM;
+	layout->cpus[layout->cpu_count++] = (struct ca_layout_cpu){ cpu, offset, size };
+	return 0;
+}
+
+void ca_layout_free(struct ca_layout *layout)
+{
+	free(layout->cpus);
+	layout->cpus = NULL;
+	layout->cpu_count = 0;
+	layout->cpu_room = 0;
+}
+
 static void walk_v6_cpus(struct walk *w, struct ca_layout *layout, uint32_t cpus)
 {
-	if (cpus > CA_MAX_CPUS) {
-		bad(w, "the CPU count is damaged (or above coreaudit's limit)");
+	if (cpus > CA_CPU_LIMIT) {
+		bad(w, "the CPU count is damaged (or above the kernel's limit of 8192)");
 		return;
 	}
 	for (uint32_t cpu = 0; cpu < cpus && !w->why && !w->is_short; cpu++) {
 		uint64_t offset = take_number(w, 8), size = take_number(w, 8);
-		struct ca_layout_cpu *c = &layout->cpus[layout->cpu_count];
 
 		if (!size || w->is_short)
 			continue;
@@ -314,8 +331,8 @@ static void walk_v6_cpus(struct walk *w, struct ca_layout *layout, uint32_t cpus
 			bad(w, "the table of CPU data is damaged");
 			return;
 		}
-		*c = (struct ca_layout_cpu){ (int)cpu, offset, size };
-		layout->cpu_count++;
+		if (add_layout_cpu(layout, (int)cpu, offset, size))
+			bad(w, "out of memory");
 	}
 }
 
@@ -484,19 +501,16 @@ static int take_buffer(struct ca_layout *layout, struct sections *s, const unsig
 		return section_fail(s, "the BUFFER option is damaged");
 	cpus = le32(p + at + 4);
 	at += 8;
-	if (cpus > CA_MAX_CPUS || at + (size_t)cpus * 20 > len)
-		return section_fail(s, "the BUFFER option is damaged (or past 64 CPUs)");
+	if (cpus > CA_CPU_LIMIT || at + (size_t)cpus * 20 > len)
+		return section_fail(s, "the BUFFER option is damaged (or past 8192 CPUs)");
 	for (uint32_t i = 0; i < cpus; i++, at += 20) {
-		struct ca_layout_cpu *c = &layout->cpus[layout->cpu_count];
 		uint64_t offset = le64(p + at + 4), size = le64(p + at + 12);
 		int cpu = (int)le32(p + at);
 
-		if (cpu < 0 || cpu >= CA_MAX_CPUS || offset + size < offset)
+		if (cpu < 0 || cpu >= CA_CPU_LIMIT || offset + size < offset)
 			return section_fail(s, "the BUFFER option is damaged");
-		if (!size)
-			continue;
-		*c = (struct ca_layout_cpu){ cpu, offset, size };
-		layout->cpu_count++;
+		if (size && add_layout_cpu(layout, cpu, offset, size))
+			return section_fail(s, "out of memory");
 	}
 	return 1;
 }
@@ -1152,10 +1166,11 @@ int ca_layout_page_table(const struct ca_layout *layout, int index, const char *
 			 const struct ca_page_rules *rules, int32_t **table, size_t *count)
 {
 	struct ca_layout one = *layout;
+	struct ca_layout_cpu cpu = layout->cpus[index];
 	struct ca_zchunks *z;
 	int ret;
 
-	one.cpus[0] = layout->cpus[index];
+	one.cpus = &cpu;
 	one.cpu_count = 1;
 	*table = NULL;
 	*count = 0;

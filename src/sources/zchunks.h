@@ -30,7 +30,8 @@ struct ca_layout {
 	int page_size;
 	uint64_t file_size;
 	int cpu_count;		/* CPUs with data */
-	struct ca_layout_cpu cpus[CA_MAX_CPUS];
+	struct ca_layout_cpu *cpus;	/* [cpu_count] */
+	size_t cpu_room;
 };
 
 /**
@@ -43,6 +44,9 @@ struct ca_layout {
  *         it; -EINVAL with @error set for damaged headers; -ENOMEM.
  */
 int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size_t error_len);
+
+/** ca_layout_free() - release what ca_layout_read() built (safe on a zeroed layout) */
+void ca_layout_free(struct ca_layout *layout);
 
 #define CA_PAGE_EMPTY (-1)
 #define CA_PAGE_BAD (-2)

@@ -12,24 +12,36 @@
 #include "coreaudit/check.h"
 #include "coreaudit/state.h"
 #include "identity.h"
+#include "util/grow.h"
 
-int ca_state_init(struct ca_state *state, const struct ca_topology *topo,
+int ca_state_init(struct ca_state *state, const struct ca_topology *topo, int cpu_count,
 		  enum ca_identity identity)
 {
+	int ret;
+
 	memset(state, 0, sizeof(*state));
-	state->topo = *topo;
 	state->identity = identity;
 	state->next_prctl_cookie = 1;
-	return ca_tasks_init(&state->tasks);
+	ret = ca_topology_copy(&state->topo, topo);
+	if (cpu_count < topo->cpu_count)
+		cpu_count = topo->cpu_count;
+	if (!ret && cpu_count)
+		ret = ca_grow_zeroed(&state->cpus, cpu_count - 1, &state->cpu_count,
+				     sizeof(*state->cpus));
+	return ret ? ret : ca_tasks_init(&state->tasks);
 }
 
 void ca_state_free(struct ca_state *state)
 {
 	ca_tasks_free(&state->tasks);
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
+	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
 		free(state->cpus[cpu].queued);
 		ca_coverage_free(&state->cpus[cpu].coverage);
 	}
+	free(state->cpus);
+	state->cpus = NULL;
+	state->cpu_count = 0;
+	ca_topology_free(&state->topo);
 	free(state->checks);
 	state->checks = NULL;
 }
@@ -43,7 +55,7 @@ int ca_state_add_check(struct ca_state *state, struct ca_check *check)
 		return -ENOMEM;
 	state->checks = checks;
 	checks[state->check_count++] = check;
-	return 0;
+	return check->setup ? check->setup(check, state) : 0;
 }
 
 static void state_begin_core(struct ca_state *state, int core, uint64_t ts)
@@ -78,7 +90,7 @@ static void state_end_all(struct ca_state *state, uint64_t ts)
 
 static int core_of(const struct ca_state *state, int cpu)
 {
-	return cpu >= 0 && cpu < CA_MAX_CPUS ? state->topo.core_of_cpu[cpu] : -1;
+	return ca_topology_core_of(&state->topo, cpu);
 }
 
 const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu)
@@ -326,8 +338,10 @@ static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 		return -ENOMEM;
 	if (w->comm[0])
 		ca_copy_comm(task->comm, w->comm, CA_COMM_LEN);
-	if (task->where == CA_TASK_RUNNING || w->target_cpu < 0 || w->target_cpu >= CA_MAX_CPUS)
+	if (task->where == CA_TASK_RUNNING || w->target_cpu < 0 || w->target_cpu >= CA_CPU_LIMIT)
 		return 0;
+	if (ca_grow_zeroed(&state->cpus, w->target_cpu, &state->cpu_count, sizeof(*state->cpus)))
+		return -ENOMEM;
 	if (task->where == CA_TASK_QUEUED && task->cpu == w->target_cpu)
 		return 0;	/* already runnable there: nothing changes */
 	return requeue(state, task, w->target_cpu, ev->ts);
@@ -339,8 +353,10 @@ static int apply_migrate(struct ca_state *state, const struct ca_event *ev)
 	int dest = ev->migrate.dest_cpu;
 
 	/* Only a queued task moves between queues; a waking one is placed by its wakeup. */
-	if (!task || task->where != CA_TASK_QUEUED || dest < 0 || dest >= CA_MAX_CPUS)
+	if (!task || task->where != CA_TASK_QUEUED || dest < 0 || dest >= CA_CPU_LIMIT)
 		return 0;
+	if (ca_grow_zeroed(&state->cpus, dest, &state->cpu_count, sizeof(*state->cpus)))
+		return -ENOMEM;
 	return requeue(state, task, dest, ev->ts);
 }
 
@@ -379,7 +395,7 @@ static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t 
 	int core = core_of(state, cpu);
 	struct ca_cpu *c;
 
-	if (cpu < 0 || cpu >= CA_MAX_CPUS)
+	if (cpu < 0 || (size_t)cpu >= state->cpu_count)
 		return;
 	c = &state->cpus[cpu];
 	c->uncertain_from = from;
@@ -487,12 +503,9 @@ static void demand(struct ca_state *state, const struct ca_event *ev, int cpu,
 /* Events of one CPU aimed at others: each target must answer with events of its own. */
 static void note_demands(struct ca_state *state, const struct ca_event *ev)
 {
-	uint64_t mask;
-
 	switch (ev->kind) {
 	case CA_EV_IPI:
-		for (mask = ev->ipi.target_mask; mask; mask &= mask - 1)
-			demand(state, ev, __builtin_ctzll(mask), CA_DEMAND_IPI);
+		demand(state, ev, ev->ipi.target_cpu, CA_DEMAND_IPI);
 		break;
 	case CA_EV_WAKEUP:
 		demand(state, ev, ev->wakeup.target_cpu, CA_DEMAND_WAKEUP);
@@ -520,9 +533,10 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	struct ca_cpu *c;
 	int ret;
 
-	if (ev->cpu < 0 || ev->cpu >= CA_MAX_CPUS)
+	if (ev->cpu < 0 || ev->cpu >= CA_CPU_LIMIT)
 		return -ERANGE;
-	c = &state->cpus[ev->cpu];
+	if (ca_grow_zeroed(&state->cpus, ev->cpu, &state->cpu_count, sizeof(*state->cpus)))
+		return -ENOMEM;
 	if (!state->has_events) {
 		state->first_ts = ev->ts;
 		state->has_events = true;
@@ -536,6 +550,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	ret = settle_current(state, ev);
 	if (!ret)
 		ret = apply_event(state, ev);
+	c = &state->cpus[ev->cpu];	/* a wakeup or migration may have moved the table */
 	c->has_events = true;
 	c->last_ts = ev->ts;
 	for (int i = 0; i < state->check_count && !ret; i++)
@@ -546,7 +561,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 
 int ca_state_finish(struct ca_state *state)
 {
-	for (int cpu = 0; cpu < state->topo.cpu_count && cpu < CA_MAX_CPUS; cpu++) {
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		struct ca_cpu *c = &state->cpus[cpu];
 		uint64_t from;
 

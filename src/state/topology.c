@@ -1,8 +1,10 @@
 /*
  * topology.c - parse and print "0,1 2,3": cores separated by blanks,
  * siblings by commas, ranges allowed ("0-3 4-7").  Every CPU in one core only.
+ * The tables grow with the CPUs and cores named: any count below CA_CPU_LIMIT.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -11,8 +13,9 @@
 
 #include "coreaudit/number.h"
 #include "coreaudit/topology.h"
+#include "util/grow.h"
 
-/* A CPU number at *@pos: digits only, below CA_MAX_CPUS; the message names the text. */
+/* A CPU number at *@pos: digits only, below CA_CPU_LIMIT; the message names the text. */
 static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, int err_len)
 {
 	size_t len = strspn(*pos, "0123456789");
@@ -27,9 +30,9 @@ static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, in
 		return -EINVAL;
 	}
 	snprintf(digits, sizeof(digits), "%.*s", (int)(len < 21 ? len : 21), *pos);
-	if (len > 20 || ca_parse_count(digits, CA_MAX_CPUS - 1, &value)) {
+	if (len > 20 || ca_parse_count(digits, CA_CPU_LIMIT - 1, &value)) {
 		snprintf(err, err_len, "CPU %s%s is out of range 0-%d", digits,
-			 len > 21 ? "..." : "", CA_MAX_CPUS - 1);
+			 len > 21 ? "..." : "", CA_CPU_LIMIT - 1);
 		return -ERANGE;
 	}
 	*cpu = (int)value;
@@ -37,8 +40,53 @@ static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, in
 	return 0;
 }
 
+/* Room for CPU @cpu in core_of_cpu, new entries -1. */
+static int room_for_cpu(struct ca_topology *topo, int cpu)
+{
+	int room = topo->cpu_room ? topo->cpu_room : 64;
+	int *grown;
+
+	if (cpu < topo->cpu_room)
+		return 0;
+	while (room <= cpu)
+		room *= 2;
+	grown = realloc(topo->core_of_cpu, room * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	for (int i = topo->cpu_room; i < room; i++)
+		grown[i] = -1;
+	topo->core_of_cpu = grown;
+	topo->cpu_room = room;
+	return 0;
+}
+
+/* Room for core @core in sibling_count and siblings, new entries empty. */
+static int room_for_core(struct ca_topology *topo, int core)
+{
+	int room = topo->core_room ? topo->core_room * 2 : 32;
+	int *counts;
+	int (*siblings)[CA_MAX_SIBLINGS];
+
+	if (core < topo->core_room)
+		return 0;
+	counts = realloc(topo->sibling_count, room * sizeof(*counts));
+	if (counts)
+		topo->sibling_count = counts;
+	siblings = counts ? realloc(topo->siblings, room * sizeof(*siblings)) : NULL;
+	if (!siblings)
+		return -ENOMEM;
+	topo->siblings = siblings;
+	memset(counts + topo->core_room, 0, (room - topo->core_room) * sizeof(*counts));
+	topo->core_room = room;
+	return 0;
+}
+
 static int add_cpu(struct ca_topology *topo, int core, int cpu, char *err, int err_len)
 {
+	if (room_for_cpu(topo, cpu)) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
 	if (topo->core_of_cpu[cpu] != -1) {
 		snprintf(err, err_len, "CPU %d appears twice", cpu);
 		return -EINVAL;
@@ -59,21 +107,22 @@ static int parse_core(const char **pos, const char *text, struct ca_topology *to
 		      int err_len)
 {
 	int core = topo->core_count;
+	int ret;
 
-	if (core == CA_MAX_CPUS) {
-		snprintf(err, err_len, "more than %d cores", CA_MAX_CPUS);
-		return -EINVAL;
+	if (room_for_core(topo, core)) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
 	}
 	for (;;) {
 		int first, last;
 
-		if (parse_cpu(pos, text, &first, err, err_len))
-			return -EINVAL;
+		if ((ret = parse_cpu(pos, text, &first, err, err_len)))
+			return ret;
 		last = first;
 		if (**pos == '-') {
 			(*pos)++;
-			if (parse_cpu(pos, text, &last, err, err_len))
-				return -EINVAL;
+			if ((ret = parse_cpu(pos, text, &last, err, err_len)))
+				return ret;
 		}
 		if (last < first) {
 			snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", first, last,
@@ -81,8 +130,8 @@ static int parse_core(const char **pos, const char *text, struct ca_topology *to
 			return -EINVAL;
 		}
 		for (int cpu = first; cpu <= last; cpu++)
-			if (add_cpu(topo, core, cpu, err, err_len))
-				return -EINVAL;
+			if ((ret = add_cpu(topo, core, cpu, err, err_len)))
+				return ret;
 		if (**pos != ',')
 			break;
 		(*pos)++;
@@ -91,20 +140,18 @@ static int parse_core(const char **pos, const char *text, struct ca_topology *to
 	return 0;
 }
 
-int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int err_len)
+static int parse_cores(const char *text, struct ca_topology *topo, char *err, int err_len)
 {
 	const char *pos = text;
+	int ret;
 
-	memset(topo, 0, sizeof(*topo));
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++)
-		topo->core_of_cpu[cpu] = -1;
 	for (;;) {
 		while (isspace((unsigned char)*pos))
 			pos++;
 		if (!*pos)
 			break;
-		if (parse_core(&pos, text, topo, err, err_len))
-			return -EINVAL;
+		if ((ret = parse_core(&pos, text, topo, err, err_len)))
+			return ret;
 		if (*pos && !isspace((unsigned char)*pos)) {
 			snprintf(err, err_len, "unexpected \"%.20s\" after core %d: cores are "
 				 "separated by blanks, CPUs by commas", pos, topo->core_count - 1);
@@ -118,16 +165,72 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 	return 0;
 }
 
-void ca_topology_format(const struct ca_topology *topo, char *buf, int len)
+int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int err_len)
+{
+	int ret;
+
+	memset(topo, 0, sizeof(*topo));
+	ret = parse_cores(text, topo, err, err_len);
+	if (ret)
+		ca_topology_free(topo);
+	return ret && ret != -ENOMEM ? -EINVAL : ret;
+}
+
+void ca_topology_free(struct ca_topology *topo)
+{
+	free(topo->core_of_cpu);
+	free(topo->sibling_count);
+	free(topo->siblings);
+	memset(topo, 0, sizeof(*topo));
+}
+
+int ca_topology_copy(struct ca_topology *dst, const struct ca_topology *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (!src->cpu_count)
+		return 0;
+	dst->core_of_cpu = malloc(src->cpu_count * sizeof(*dst->core_of_cpu));
+	dst->sibling_count = malloc((src->core_count + 1) * sizeof(*dst->sibling_count));
+	dst->siblings = malloc((src->core_count + 1) * sizeof(*dst->siblings));
+	if (!dst->core_of_cpu || !dst->sibling_count || !dst->siblings) {
+		ca_topology_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->core_of_cpu, src->core_of_cpu, src->cpu_count * sizeof(*dst->core_of_cpu));
+	memcpy(dst->sibling_count, src->sibling_count,
+	       src->core_count * sizeof(*dst->sibling_count));
+	memcpy(dst->siblings, src->siblings, src->core_count * sizeof(*dst->siblings));
+	dst->core_count = src->core_count;
+	dst->cpu_count = dst->cpu_room = src->cpu_count;
+	dst->core_room = src->core_count + 1;
+	return 0;
+}
+
+int ca_topology_format(const struct ca_topology *topo, char *buf, int len)
 {
 	int used = 0;
 
-	buf[0] = '\0';
-	for (int core = 0; core < topo->core_count && used < len; core++) {
-		for (int i = 0; i < topo->sibling_count[core] && used < len; i++)
-			used += snprintf(buf + used, len - used, "%s%d",
+	if (len > 0)
+		buf[0] = '\0';
+	for (int core = 0; core < topo->core_count; core++) {
+		for (int i = 0; i < topo->sibling_count[core]; i++) {
+			int room = used < len ? len - used : 0;
+
+			used += snprintf(room ? buf + used : NULL, room, "%s%d",
 					 i ? "," : (core ? " " : ""), topo->siblings[core][i]);
+		}
 	}
+	return used;
+}
+
+char *ca_topology_text(const struct ca_topology *topo)
+{
+	int len = ca_topology_format(topo, NULL, 0) + 1;
+	char *text = malloc(len);
+
+	if (text)
+		ca_topology_format(topo, text, len);
+	return text;
 }
 
 /* The first CPU of a sysfs list ("0-1", "0,4"), or -1. */
@@ -140,34 +243,107 @@ static int first_cpu(const char *list)
 	if (!len || len >= sizeof(digits))
 		return -1;
 	snprintf(digits, sizeof(digits), "%.*s", (int)len, list);
-	return ca_parse_count(digits, CA_MAX_CPUS - 1, &cpu) ? -1 : (int)cpu;
+	return ca_parse_count(digits, CA_CPU_LIMIT - 1, &cpu) ? -1 : (int)cpu;
+}
+
+/* cpu@cpu's thread_siblings_list appended to @spec when @cpu is the first CPU of its core. */
+static int add_core_of(int cpu, char **spec, size_t *used, size_t *room)
+{
+	char path[128], list[4096];
+	FILE *file;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 cpu);
+	file = fopen(path, "r");
+	if (!file)
+		return 0;	/* offline, or possible but never present */
+	list[0] = '\0';
+	if (!fgets(list, sizeof(list), file))
+		list[0] = '\0';
+	fclose(file);
+	list[strcspn(list, "\n")] = '\0';
+	if (first_cpu(list) != cpu)	/* each core once: its list starts with its lowest CPU */
+		return 0;
+	len = strlen(list) + 2;
+	while (*used + len >= *room) {
+		char *grown = realloc(*spec, *room * 2);
+
+		if (!grown)
+			return -ENOMEM;
+		*spec = grown;
+		*room *= 2;
+	}
+	*used += snprintf(*spec + *used, *room - *used, "%s%s", *used ? " " : "", list);
+	return 0;
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The numbers of the cpuN entries of /sys/devices/system/cpu, ascending. */
+static int list_sysfs_cpus(int **cpus, int *count, char *err, int err_len)
+{
+	DIR *dir = opendir("/sys/devices/system/cpu");
+	struct dirent *entry;
+	size_t room = 0;
+
+	*cpus = NULL;
+	*count = 0;
+	if (!dir) {
+		snprintf(err, err_len, "cannot read /sys/devices/system/cpu: %s", strerror(errno));
+		return -ENOENT;
+	}
+	while ((entry = readdir(dir))) {
+		const char *digits = entry->d_name + 3;
+		int cpu = strncmp(entry->d_name, "cpu", 3) ? -1 : first_cpu(digits);
+
+		if (cpu < 0 || digits[strspn(digits, "0123456789")] != '\0')
+			continue;
+		if (ca_grow(cpus, *count, &room, sizeof(**cpus))) {
+			closedir(dir);
+			snprintf(err, err_len, "out of memory");
+			return -ENOMEM;
+		}
+		(*cpus)[(*count)++] = cpu;
+	}
+	closedir(dir);
+	if (*count)
+		qsort(*cpus, *count, sizeof(**cpus), compare_ints);
+	return 0;
+}
+
+/* "0-1 2-3": every core once, in the order of its lowest CPU. */
+static int read_sysfs_cores(char **spec, char *err, int err_len)
+{
+	size_t used = 0, room = 256;
+	int *cpus, count, ret = list_sysfs_cpus(&cpus, &count, err, err_len);
+
+	*spec = ret ? NULL : calloc(room, 1);
+	if (!ret && !*spec) {
+		snprintf(err, err_len, "out of memory");
+		ret = -ENOMEM;
+	}
+	for (int i = 0; !ret && i < count; i++)
+		ret = add_core_of(cpus[i], spec, &used, &room);
+	free(cpus);
+	if (!ret && !used) {
+		snprintf(err, err_len, "no thread_siblings_list in /sys/devices/system/cpu");
+		ret = -ENOENT;
+	}
+	return ret;
 }
 
 int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len)
 {
-	char spec[1024] = "", list[128], path[128];
-	int used = 0;
+	char *spec = NULL;
+	int ret = read_sysfs_cores(&spec, err, err_len);
 
-	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
-		FILE *file;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-		file = fopen(path, "r");
-		if (!file)
-			continue;
-		if (fgets(list, sizeof(list), file)) {
-			list[strcspn(list, "\n")] = '\0';
-			/* each core once: its list starts with its lowest CPU */
-			if (first_cpu(list) == cpu && used < (int)sizeof(spec))
-				used += snprintf(spec + used, sizeof(spec) - used, "%s%s",
-						 used ? " " : "", list);
-		}
-		fclose(file);
-	}
-	if (!used) {
-		snprintf(err, err_len, "no thread_siblings_list in /sys/devices/system/cpu");
-		return -ENOENT;
-	}
-	return ca_topology_parse(spec, topo, err, err_len);
+	memset(topo, 0, sizeof(*topo));
+	if (!ret)
+		ret = ca_topology_parse(spec, topo, err, err_len);
+	free(spec);
+	return ret;
 }

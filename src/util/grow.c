@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 
@@ -19,5 +20,24 @@ int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size)
 		return -ENOMEM;
 	*items = grown;
 	*capacity = more;
+	return 0;
+}
+
+int ca_grow_zeroed(void *array, size_t index, size_t *room, size_t item_size)
+{
+	char **items = array;
+	size_t more = *room ? *room : 64;
+	char *grown;
+
+	if (index < *room)
+		return 0;
+	while (more <= index)
+		more *= 2;
+	grown = realloc(*items, more * item_size);
+	if (!grown)
+		return -ENOMEM;
+	memset(grown + *room * item_size, 0, (more - *room) * item_size);
+	*items = grown;
+	*room = more;
 	return 0;
 }

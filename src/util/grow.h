@@ -14,4 +14,12 @@
  */
 int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size);
 
+/**
+ * ca_grow_zeroed() - make room for index @index in the array *@array of *@room
+ *                    items of @item_size bytes (doubling from 64), the new
+ *                    items zeroed: for tables indexed by CPU or core
+ * Return: 0, or -ENOMEM with the array as it was.
+ */
+int ca_grow_zeroed(void *array, size_t index, size_t *room, size_t item_size);
+
 #endif

@@ -56,10 +56,10 @@ expect_message "-t 1-0" "--topology \"1-0\": range 1-0 goes down (write 0-1)" \
 	"$coreaudit" audit -t 1-0 "$example"
 expect_message "-t 0,1," "--topology \"0,1,\": expected a CPU number after \"0,1,\"" \
 	"$coreaudit" audit -t 0,1, "$example"
-expect_message "monitor -t 0,64" "--topology \"0,64\": CPU 64 is out of range 0-63" \
-	"$coreaudit" monitor -t 0,64
+expect_message "monitor -t 0,8192" "--topology \"0,8192\": CPU 8192 is out of range 0-8191" \
+	"$coreaudit" monitor -t 0,8192
 expect_message "record -t 4294967296" \
-	"--topology \"4294967296\": CPU 4294967296 is out of range 0-63" \
+	"--topology \"4294967296\": CPU 4294967296 is out of range 0-8191" \
 	"$coreaudit" record -o x.dat -t 4294967296
 expect_message "--reader foo" "--reader \"foo\": expected records or pages" \
 	"$coreaudit" audit --reader foo "$example"

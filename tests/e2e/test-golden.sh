@@ -24,11 +24,13 @@ topology_of() {
 	[ -f "$file" ] && awk '{ print $2 }' "$file" | sort -un | paste -sd' '
 }
 
-# digest NAME OPTIONS... : the JSON's SHA-256 with the file name taken out
+# digest NAME OPTIONS... : the JSON's SHA-256 with the file name taken out,
+# and the checkout's place (rule files are named by their path)
 digest() {
 	local name=$1; shift
 	"$coreaudit" audit --json "$@" > "$tap_tmp/$name.json" 2> /dev/null
-	echo "exit=$? $(sed '/^    "file": /d' "$tap_tmp/$name.json" | sha256sum | cut -d' ' -f1)"
+	echo "exit=$? $(sed -e '/^    "file": /d' -e "s|$top_srcdir/||g" "$tap_tmp/$name.json" |
+			sha256sum | cut -d' ' -f1)"
 }
 
 inputs=()	# "NAME|PATH|EXTRA-OPTIONS|TOPOLOGY"

@@ -5,7 +5,7 @@
 # forced idle per CPU and per task with pids shifted; co-run windows with
 # their causes, per core).  The real traces are in ../shared/traces
 # (COREAUDIT_TRACES).
-#  - up to 64 CPUs (coreaudit's limit today): d-cookies (1 core x 2 threads)
+#  - up to 64 CPUs: d-cookies (1 core x 2 threads)
 #    x 32 and d-smt4 (1 core x 4 threads) x 16, packed and split numbering;
 #    d-cookies x 16 sparse (absent CPUs between copies); d-nocookies x 32 by
 #    its coreaudit-tag markers (pids in markers shifted); the bundled example
@@ -17,9 +17,8 @@
 #  - one copy reads, in trace-cmd report, exactly as the input; cookies rebuilt
 #    from prctl (d-prctl); lost events (flags and count set on one page of
 #    the input) kept on each copy's page;
-#  - 128 and 512 CPUs: trace-cmd report reads the tiling and shows N times the
-#    input's events; their audits run when coreaudit accepts CPUs >= 64 and
-#    are skipped, naming coreaudit's refusal, until then.
+#  - 128 CPUs (d-cookies x 64, d-smt4 x 32) and 512 (d-cookies x 256): the
+#    same per copy.
 # Every tiling is also read by trace-cmd report: N times the input's events.
 . "$(dirname "$0")/tap.sh"
 traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
@@ -80,35 +79,17 @@ audited() {
 	"$coreaudit" audit -t "$(topology_of "$name")" "$@" --json "$tap_tmp/$name.dat" \
 		> "$tap_tmp/$name.json" 2> "$tap_tmp/$name.audit.err"
 	code_out=$?
-	if [ "$code_out" = 2 ] && grep -q "out of range\|above coreaudit's limit" \
-		"$tap_tmp/$name.audit.err"; then
-		skip "$name: coreaudit audit refuses CPUs >= 64 today (\"$(grep -o \
-			"CPU [0-9]* is out of range [0-9-]*\\|above coreaudit's limit" \
-			"$tap_tmp/$name.audit.err" | head -1)\"): the per-copy comparison runs once it does"
-		return 0
-	fi
 	check "$name: the tiling's audit exits as the input's ($code_in)" test "$code_out" = "$code_in"
 	python3 "$compare" "$tap_tmp/$name.in.json" "$tap_tmp/$name.json" \
 		"$tap_tmp/$name.tiling.json" > "$tap_tmp/$name.cmp" 2>&1
 	while read -r status rest; do
 		case $status in
 		ok) ok "$name: $rest" ;;
-		*) if [ -n "$todo_pattern" ] && echo "$rest" | grep -qF "$todo_pattern"; then
-			todo "$name: ${rest#ok }" "$todo_reason"
-		else
-			fail "$name: ${rest#ok }"
-		fi ;;
+		*) fail "$name: ${rest#ok }" ;;
 		esac
 	done < "$tap_tmp/$name.cmp"
 	[ -s "$tap_tmp/$name.cmp" ] || fail "$name: compare-tiles.py printed nothing"
 }
-
-# todo WHAT REASON: a known failure of coreaudit, not of the tiling (TAP TODO)
-todo() {
-	tap_count=$((tap_count + 1))
-	echo "not ok $tap_count - $1 # TODO $2"
-}
-todo_pattern=""
 
 # One copy: what trace-cmd reads is the input, event for event.
 for name in d-cookies d-smt4; do
@@ -167,16 +148,12 @@ tiling cookies-x8-split "$traces/d-cookies.dat" 8 split &&
 tiling smt4-x4-packed "$traces/d-smt4.dat" 4 packed &&
 	audited smt4-x4-packed "$traces/d-smt4.dat" 0-3
 
-# Cookies rebuilt from prctl calls.  On CPUs 32-63, coreaudit's evidence of
-# an unexplained window shows an IPI's target mask as 0: it keeps the mask in
-# an int (src/checks/isolation.c, line->a = (int)ev->ipi.target_mask).
+# Cookies rebuilt from prctl calls; the evidence of an unexplained window
+# names each IPI's target CPU, on any CPU of the tiling.
 tiling prctl-x16-packed "$traces/d-prctl.dat" 16 packed &&
 	audited prctl-x16-packed "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
-todo_pattern="evidence ipi_send_cpu: {'a': 0}"
-todo_reason="coreaudit: evidence of IPIs to CPUs >= 32 shows mask 0 (int cast, isolation.c)"
 tiling prctl-x32-split "$traces/d-prctl.dat" 32 split &&
 	audited prctl-x32-split "$traces/d-prctl.dat" 0,1 --unknown-cookie zero
-todo_pattern=""
 
 # Lost events: the input with 7 events lost before page 40 of CPU 1 (the
 # flags and the stored count set on that page); each copy loses them there.
@@ -198,7 +175,7 @@ check "lost-x16-packed: trace-cmd report shows the 7 lost events on each copy's 
 	grep -o 'CPU:[0-9]* \[7 EVENTS DROPPED\]' | tr '\n' ' ')" = \
 	"$(for j in $(seq 0 15); do printf 'CPU:%d [7 EVENTS DROPPED] ' $((2 * j + 1)); done)"
 
-# 128 and 512 CPUs: trace-cmd reads them; audits when coreaudit can.
+# 128 and 512 CPUs (SMT2 and SMT4): per copy, exactly the input's findings.
 tiling cookies-x64-packed "$traces/d-cookies.dat" 64 packed &&
 	audited cookies-x64-packed "$traces/d-cookies.dat" 0,1
 tiling smt4-x32-split "$traces/d-smt4.dat" 32 split &&

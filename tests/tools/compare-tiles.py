@@ -97,18 +97,11 @@ def map_evidence(m, ev, copy):
         if isinstance(ev.get("b"), int) and ev["b"] in m.back:
             ev["b"] = m.cpu(ev["b"])[1]
     elif "ipi" in kind and isinstance(ev.get("a"), int):
-        # a CPU mask; coreaudit prints it as a signed 32-bit int today
-        bits = ev["a"] % (1 << 32) if ev["a"] < 0 else ev["a"]
-        mask, cpu, strays = 0, 0, []
-        while bits:
-            if bits & 1:
-                if cpu in m.back:
-                    mask |= 1 << m.cpu(cpu)[1]
-                else:
-                    strays.append(cpu)
-            bits >>= 1
-            cpu += 1
-        ev["a"] = mask if not strays else "mask %d with CPUs %s of no copy" % (ev["a"], strays)
+        # the target CPU (one row per target of a cpumask send)
+        if ev["a"] in m.back:
+            ev["a"] = m.cpu(ev["a"])[1]
+        elif ev["a"] >= 0:
+            ev["a"] = "CPU %d of no copy" % ev["a"]
     return json.dumps(ev, sort_keys=True)
 
 

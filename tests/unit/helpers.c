@@ -87,14 +87,31 @@ enum ca_result audit_text_with_rules(struct ca_audit *audit, const struct trace_
 	return code;
 }
 
-void test_options(struct ca_audit_options *opts, const char *topology)
+/*
+ * The topologies of the tests, parsed once each and kept (reachable, so no
+ * leak): options share their tables, as the audit copies them.
+ */
+static const struct ca_topology *kept_topology(const char *text)
 {
+	static struct { char text[64]; struct ca_topology topo; } kept[32];
+	static int kept_count;
 	char err[160];
 
+	for (int i = 0; i < kept_count; i++)
+		if (!strcmp(kept[i].text, text))
+			return &kept[i].topo;
+	ck_assert_int_lt(kept_count, 32);
+	ck_assert_int_lt(strlen(text), sizeof(kept[0].text));
+	ck_assert_int_eq(ca_topology_parse(text, &kept[kept_count].topo, err, sizeof(err)), 0);
+	snprintf(kept[kept_count].text, sizeof(kept[0].text), "%s", text);
+	return &kept[kept_count++].topo;
+}
+
+void test_options(struct ca_audit_options *opts, const char *topology)
+{
 	ca_audit_options_default(opts);
 	opts->has_topology = true;
-	ck_assert_int_eq(ca_topology_parse(topology ? topology : "0,1", &opts->topology, err,
-					   sizeof(err)), 0);
+	opts->topology = *kept_topology(topology ? topology : "0,1");
 }
 
 const struct ca_fi_task *fi_task_of(const struct ca_audit *audit, int pid)

@@ -42,7 +42,7 @@ START_TEST(test_check_errors_reach_the_caller)
 	char err[100];
 
 	ck_assert_int_eq(ca_topology_parse("0,1", &topo, err, sizeof(err)), 0);
-	ck_assert_int_eq(ca_state_init(&state, &topo, CA_IDENTITY_COOKIE), 0);
+	ck_assert_int_eq(ca_state_init(&state, &topo, 0, CA_IDENTITY_COOKIE), 0);
 	ck_assert_int_eq(ca_state_add_check(&state, &quiet), 0);
 	ck_assert_int_eq(ca_state_add_check(&state, &failing), 0);
 	ck_assert_int_eq(ca_state_check_error(&state), 0);
@@ -50,6 +50,7 @@ START_TEST(test_check_errors_reach_the_caller)
 	ck_assert_int_eq(ca_state_add_check(&state, &early), 0);
 	ck_assert_int_eq(ca_state_check_error(&state), -ENOMEM);	/* the first one added */
 	ca_state_free(&state);
+	ca_topology_free(&topo);
 }
 END_TEST
 

@@ -129,6 +129,8 @@ static const struct {
 	{ "  0,4   1,5 ", "0,4 1,5", NULL, 2 },
 	{ "0", "0", NULL, 1 },
 	{ "63", "63", NULL, 1 },
+	{ "64,65 8190-8191", "64,65 8190,8191", NULL, 2 },	/* sparse, past 64 CPUs */
+	{ "0,256 1,257", "0,256 1,257", NULL, 2 },
 	{ "0,0", NULL, "CPU 0 appears twice", 0 },
 	{ "0,1 1,2", NULL, "CPU 1 appears twice", 0 },
 	{ "0,x", NULL, "expected a CPU number at \"x\"", 0 },
@@ -137,10 +139,10 @@ static const struct {
 	{ "1-0", NULL, "range 1-0 goes down (write 0-1)", 0 },
 	{ "0,1,", NULL, "expected a CPU number after \"0,1,\"", 0 },
 	{ "0-", NULL, "expected a CPU number after \"0-\"", 0 },
-	{ "0,64", NULL, "CPU 64 is out of range 0-63", 0 },
-	{ "4294967296", NULL, "CPU 4294967296 is out of range 0-63", 0 },
+	{ "0,8192", NULL, "CPU 8192 is out of range 0-8191", 0 },
+	{ "4294967296", NULL, "CPU 4294967296 is out of range 0-8191", 0 },
 	{ "0,99999999999999999999999", NULL,
-	  "CPU 999999999999999999999... is out of range 0-63", 0 },
+	  "CPU 999999999999999999999... is out of range 0-8191", 0 },
 	{ "0-8", NULL, "core 0 has more than 8 siblings", 0 },	/* over CA_MAX_SIBLINGS */
 	{ "0;1", NULL, "unexpected \";1\" after core 0: cores are separated by blanks, CPUs by "
 	  "commas", 0 },
@@ -163,6 +165,7 @@ START_TEST(test_topology_rows)
 	ca_topology_format(&topo, text, sizeof(text));
 	ck_assert_str_eq(text, topology_rows[_i].formatted);
 	ck_assert_int_eq(topo.core_count, topology_rows[_i].cores);
+	ca_topology_free(&topo);
 }
 END_TEST
 
@@ -280,13 +283,23 @@ START_TEST(test_text_other_events)
 
 	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 3.525033: ipi_send_cpu: cpu=0 "
 					    "callsite=__schedule+0x759 callback=0x0\n", &ev), 1);
-	ck_assert_uint_eq(ev.ipi.target_mask, 1);
+	ck_assert_int_eq(ev.ipi.target_cpu, 0);
+	ck_assert_int_eq(ev.ipi.target_count, 1);
 	ck_assert(ev.ipi.is_resched);
 
 	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 3.5: ipi_send_cpumask: cpumask=0-2,5 "
 					    "callsite=x+0x1 callback=generic_smp+0x0", &ev), 1);
-	ck_assert_uint_eq(ev.ipi.target_mask, 0x27);
+	/* the first CPU of the list, and how many: the source emits one event per CPU */
+	ck_assert_int_eq(ev.ipi.target_cpu, 0);
+	ck_assert_int_eq(ev.ipi.target_count, 4);
 	ck_assert(!ev.ipi.is_resched);
+
+	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 3.5: ipi_send_cpumask: cpumask=100,511-513 "
+					    "callsite=x+0x1 callback=0x0", &ev), 1);
+	ck_assert_int_eq(ev.ipi.target_cpu, 100);
+	ck_assert_int_eq(ev.ipi.target_count, 4);
+	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 3.5: ipi_send_cpumask: cpumask=8192 "
+					    "callsite=x+0x1 callback=0x0", &ev), -22);
 
 	ck_assert_int_eq(ca_text_parse_line("<idle>-0 [001] 3.536313: cpu_idle: "
 					    "state=4294967295 cpu_id=1", &ev), 1);
@@ -323,12 +336,14 @@ static const struct {
 	{ "[0]", -22, 0, 0 }, { "[0]\n", -22, 0, 0 }, { "[", -22, 0, 0 }, { "-[0]", -22, 0, 0 },
 	{ "-1 [0]", -22, 0, 0 }, { "[4294967295]", -22, 0, 0 },
 	{ "w-1 [4294967295] 1.0: " SW, -34, 0, 0 }, { "w-1 [4294967296] 1.0: " SW, -34, 0, 0 },
-	{ "w-1 [64] 1.0: " SW, -34, 0, 0 }, { "w-1 [063] 1.0: " SW, 1, 63, 0 },
+	{ "w-1 [8192] 1.0: " SW, -34, 0, 0 }, { "w-1 [063] 1.0: " SW, 1, 63, 0 },
+	{ "w-1 [511] 1.0: " SW, 1, 511, 0 }, { "w-1 [8191] 1.0: " SW, 1, 8191, 0 },
 	{ "w-1 [0x1] 1.0: " SW, -22, 0, 0 }, { "w-1 [1 ] 1.0: " SW, -22, 0, 0 },
 	{ "w-99999999999 [000] 1.0: " SW, -22, 0, 0 },
 	/* lost events, trace-cmd's and tracefs' */
 	{ "CPU:1 [5 EVENTS DROPPED]", 1, 1, 5 }, { "CPU:1 [EVENTS DROPPED]\n", 1, 1, -1 },
-	{ "CPU:63 [LOST 7 EVENTS]", 1, 63, 7 }, { "CPU:64 [EVENTS DROPPED]", -34, 0, 0 },
+	{ "CPU:63 [LOST 7 EVENTS]", 1, 63, 7 }, { "CPU:64 [EVENTS DROPPED]", 1, 64, -1 },
+	{ "CPU:8192 [EVENTS DROPPED]", -34, 0, 0 },
 	{ "CPU:4294967295 [EVENTS DROPPED]", -34, 0, 0 },
 	{ "CPU:1 [0 EVENTS DROPPED]", -22, 0, 0 }, { "CPU:1 [EVENTS DROPPED] x", -22, 0, 0 },
 	{ "CPU:1 [99999999999999999999 EVENTS DROPPED]", -22, 0, 0 }, { "CPU:", -22, 0, 0 },
@@ -346,7 +361,7 @@ static const struct {
 	{ "w-1 [000] 1.0: hrtimer_expire_entry: function=hrtimer_wakeup/0x0", 0, 0, 0 },
 	/* not report text */
 	{ "hello", -22, 0, 0 }, { "cpus=x", -22, 0, 0 }, { "cpus=0", -22, 0, 0 },
-	{ "cpus=2x", -22, 0, 0 }, { "version = x", -22, 0, 0 }, { "CPU 99 is empty", -22, 0, 0 },
+	{ "cpus=2x", -22, 0, 0 }, { "version = x", -22, 0, 0 }, { "CPU 8192 is empty", -22, 0, 0 },
 	{ "w-1 [000]", -22, 0, 0 }, { "w-1 [000] 1.0 " SW, -22, 0, 0 },
 	{ "w-1 [000] 1.0: Sched-Switch: x", -22, 0, 0 },
 	/* timestamps */
@@ -365,15 +380,15 @@ static const struct {
 	  "next_comm=b next_pid=12x next_prio=120", -22, 0, 0 },
 	{ "w-1 [000] 1.0: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=S ==> "
 	  "next_comm=b next_pid=99999999999 next_prio=120", -22, 0, 0 },
-	{ "w-1 [000] 1.0: sched_wakeup: a:9 [120] CPU:064", -22, 0, 0 },
+	{ "w-1 [000] 1.0: sched_wakeup: a:9 [120] CPU:8192", -22, 0, 0 },
 	{ "w-1 [000] 1.0: sched_wakeup: a:9 [120] success=1 CPU:001", 1, 0, 0 },
 	{ "w-1 [000] 1.0: sched_wakeup: comm=a pid=9 prio=120 target_cpu=4294967296", -22, 0, 0 },
-	{ "w-1 [000] 1.0: sched_migrate_task: comm=a pid=9 prio=120 orig_cpu=0 dest_cpu=64",
+	{ "w-1 [000] 1.0: sched_migrate_task: comm=a pid=9 prio=120 orig_cpu=0 dest_cpu=8192",
 	  -22, 0, 0 },
 	{ "w-1 [000] 1.0: sched_migrate_task: comm=a pid=9 prio=120 orig_cpu=-1 dest_cpu=1",
 	  -22, 0, 0 },
-	{ "w-1 [000] 1.0: ipi_send_cpu: cpu=64 callsite=x+0x1 callback=0x0", -22, 0, 0 },
-	{ "w-1 [000] 1.0: ipi_send_cpumask: cpumask=0-64 callsite=x+0x1 callback=0x0", -22, 0, 0 },
+	{ "w-1 [000] 1.0: ipi_send_cpu: cpu=8192 callsite=x+0x1 callback=0x0", -22, 0, 0 },
+	{ "w-1 [000] 1.0: ipi_send_cpumask: cpumask=0-8192 callsite=x+0x1 callback=0x0", -22, 0, 0 },
 	{ "w-1 [000] 1.0: ipi_send_cpumask: cpumask=3-1 callsite=x+0x1 callback=0x0", -22, 0, 0 },
 	{ "w-1 [000] 1.0: ipi_send_cpumask: cpumask=0,,1 callsite=x+0x1 callback=0x0", -22, 0, 0 },
 	{ "w-1 [000] 1.0: cpu_idle: state=4294967296 cpu_id=0", -22, 0, 0 },
@@ -417,11 +432,12 @@ static const struct {
 	/* item 11: a CPU of 2^32 - 1 was -1 through atoi, after a lost line of CPU 63 */
 	{ GOOD_SWITCH(0, "1.0") "CPU:63 [EVENTS DROPPED]\n"
 	  "  w-1 [4294967295] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_RESULT_BAD_INPUT,
-	  ":3: a CPU over coreaudit's limit of 64: \"  w-1 [4294967295] 1.5: sched_switch", 0, 0 },
+	  ":3: a CPU over the kernel's limit of 8192: \"  w-1 [4294967295] 1.5: sched_switch", 0,
+	  0 },
 	{ "  w-1 [4294967296] 1.5: sched_switch: a:1 [120] R ==> b:2 [120]\n", 0, CA_RESULT_BAD_INPUT,
-	  ":1: a CPU over coreaudit's limit of 64", 0, 0 },
-	{ "cpus=65\n" FOUR_LINES, 0, CA_RESULT_BAD_INPUT, ":1: more CPUs than coreaudit's limit of 64: "
-	  "\"cpus=65\"", 0, 0 },
+	  ":1: a CPU over the kernel's limit of 8192", 0, 0 },
+	{ "cpus=8193\n" FOUR_LINES, 0, CA_RESULT_BAD_INPUT, ":1: more CPUs than the kernel's limit of "
+	  "8192: \"cpus=8193\"", 0, 0 },
 	/* item 15: one event and junk is not report text */
 	{ GOOD_SWITCH(0, "1.0") "junk\nmore junk\n", 0, CA_RESULT_BAD_INPUT,
 	  ":2: not trace-cmd report text: \"junk\" (2 of 3 lines unreadable, this the first)",
