@@ -9,7 +9,7 @@
 
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
-#include "coreaudit/stream.h"
+#include "sources/stream.h"
 #include "observed.h"
 
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */

@@ -9,12 +9,12 @@
 #include <stdint.h>
 
 #include "result.h"
-#include "forcedidle.h"
-#include "isolation.h"
-#include "policy.h"
-#include "rules.h"
+#include "checks/forcedidle.h"
+#include "checks/isolation.h"
+#include "checks/policy.h"
+#include "rules/rules.h"
 #include "source.h"
-#include "state.h"
+#include "state/state.h"
 #include "topology.h"
 
 struct ca_audit_options {

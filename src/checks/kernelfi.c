@@ -30,8 +30,8 @@
  */
 #include <stdlib.h>
 
-#include "coreaudit/state.h"
-#include "kernelfi.h"
+#include "state/state.h"
+#include "checks/kernelfi.h"
 
 static uint64_t cookie_of(const struct ca_state *state, int pid)
 {

@@ -15,7 +15,7 @@
 
 #include <tracefs.h>
 
-#include "coreaudit/event.h"
+#include "util/event.h"
 #include "coreaudit/writer.h"
 
 #define OPTION_TRACECLOCK 4

@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "common.h"
+#include "report/common.h"
 
 static int by_length_desc(const void *a, const void *b)
 {

@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "coreaudit/report.h"
-#include "common.h"
+#include "report/common.h"
 
 #define SCHEMA_VERSION 2
 

@@ -9,7 +9,7 @@
 
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
-#include "common.h"
+#include "report/common.h"
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
 

@@ -21,7 +21,8 @@
 
 #include "coreaudit/live.h"
 #include "coreaudit/number.h"
-#include "decode.h"
+#include "sources/decode.h"
+#include "sources/readers.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
 /* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "util/grow.h"
 
 int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coreaudit/audit.h"
+#include "sources/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

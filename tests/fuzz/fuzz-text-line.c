@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coreaudit/stream.h"
+#include "sources/stream.h"
 #include "scenario.h"
 
 /* 100 and 200 share cookie 7 on CPUs 0 and 1 for 10 ms. */

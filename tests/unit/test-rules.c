@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coreaudit/rules.h"
+#include "rules/rules.h"
 #include "scenario.h"
 
 static const struct {

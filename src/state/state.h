@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coverage.h"
-#include "event.h"
-#include "tasks.h"
-#include "topology.h"
+#include "state/coverage.h"
+#include "util/event.h"
+#include "state/tasks.h"
+#include "coreaudit/topology.h"
 
 struct ca_check;
 
