@@ -11,11 +11,12 @@
 #include "report/coreaudit-tp.h"
 
 #include "coreaudit/report.h"
+#include "pipeline.h"
 
 void ca_report_lttng(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
-	const struct ca_isolation *iso = &audit->isolation;
-	const struct ca_forcedidle *fi = &audit->forcedidle;
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 
 	(void)out;
 	(void)opts;
@@ -37,7 +38,7 @@ void ca_report_lttng(FILE *out, const struct ca_audit *audit, const struct ca_re
 				     t->longest_starved_ns);
 	}
 	for (int cpu = 0; cpu < CA_MAX_CPUS; cpu++) {
-		const struct ca_cpu *c = &audit->state.cpus[cpu];
+		const struct ca_cpu *c = &audit->pipeline->state.cpus[cpu];
 
 		if (c->lost_events || c->missed_switches)
 			lttng_ust_tracepoint(coreaudit, inconclusive, cpu, c->lost_events,

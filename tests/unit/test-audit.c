@@ -68,7 +68,7 @@ START_TEST(test_lost_events_inconclusive)
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.lost_events, 5);
 	/* from CPU0's last event before the gap (its switch: paired probes are consumed) */
-	ck_assert_uint_eq(audit.state.cpus[0].lost_ns, 9 * MS);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[0].lost_ns, 9 * MS);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "5 events lost"));
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -90,7 +90,7 @@ START_TEST(test_missing_switch_inconclusive)
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.missed_switches, 1);
-	ck_assert_uint_eq(audit.state.cpus[1].missed_switches, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].missed_switches, 1);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "(CPU 1): sched_switch events are missing"));
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -143,11 +143,11 @@ START_TEST(test_contradiction_splits_windows)
 	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 2);
 	/* [1, 2] ms 100|200, and 101|300 [9, 10] ms after the contradiction */
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 2 * MS);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 2);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 7 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].total_ns, 2 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 7 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -163,8 +163,8 @@ START_TEST(test_topology_from_marker)
 	two_task_trace(&t);
 	ca_audit_options_default(&opts);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.state.topo.core_count, 1);
-	ck_assert_int_eq(audit.state.topo.sibling_count[0], 2);
+	ck_assert_int_eq(audit.pipeline->state.topo.core_count, 1);
+	ck_assert_int_eq(audit.pipeline->state.topo.sibling_count[0], 2);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
