@@ -90,7 +90,7 @@ struct ca_audit {
 	bool is_marker_different;	/* the trace's marker says otherwise */
 	char topology_marker[128];	/* that marker, when --topology was given */
 	double observed_pct;		/* of the audited CPUs' time over the span */
-	uint64_t unobserved_ns;		/* CPU time not observed (coverage.h) */
+	uint64_t unobserved_ns;		/* CPU time not observed: lost, silent, never seen */
 	int unobserved_cpus;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;

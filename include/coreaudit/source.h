@@ -1,11 +1,12 @@
 /*
- * source.h - turn an input file into normalised events in time order.
+ * source.h - an input to audit: opened here, fed to ca_audit_feed(), which
+ * reads its events in time order (reading is private to the library).
  *
  * Files: trace-cmd trace.dat files (libtracecmd parses the headers, the
  * pages are read by coreaudit or libtracecmd), and the text `trace-cmd
  * report` prints; ca_source_open() detects which.  The live source
- * (live.h) reads tracefs.  A source knows
- * nothing about what consumes its events.
+ * (live.h) reads tracefs.  A source knows nothing about what consumes its
+ * events.
  */
 #ifndef COREAUDIT_SOURCE_H
 #define COREAUDIT_SOURCE_H
@@ -18,7 +19,7 @@
 /* What a source emits: private to the library (src/util/event.h). */
 struct ca_event;
 
-/* Return 0 to go on, negative to stop (the value is passed back). */
+/* The library's reading callback: 0 to go on, negative to stop (the value is passed back). */
 typedef int (*ca_event_fn)(void *ctx, const struct ca_event *ev);
 
 struct ca_source_info {

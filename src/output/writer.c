@@ -42,8 +42,10 @@ int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char 
 	for (int cpu = 0; cpu < cpu_count; cpu++) {
 		writer->cpu_files[cpu] = tmpfile();
 		if (!writer->cpu_files[cpu]) {
-			snprintf(err, err_len, "cannot create a temporary file: %s", strerror(errno));
-			return -errno;
+			int ret = -errno;	/* before snprintf can change errno */
+
+			snprintf(err, err_len, "cannot create a temporary file: %s", strerror(-ret));
+			return ret;
 		}
 	}
 	return 0;

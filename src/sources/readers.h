@@ -19,8 +19,10 @@
  */
 int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
 
-/* The individual sources, for ca_source_open() and the tests. */
+/** ca_tracedat_open() - open a trace-cmd trace.dat. Return: as ca_source_open(). */
 int ca_tracedat_open(struct ca_source *source, const char *path);
+
+/** ca_text_open() - open `trace-cmd report` text. Return: as ca_source_open(). */
 int ca_text_open(struct ca_source *source, const char *path);
 
 /**
