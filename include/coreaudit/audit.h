@@ -108,7 +108,7 @@ struct ca_audit_progress {
 	size_t windows;			/* co-run windows of different identities */
 	size_t skew_windows;		/* of them: shorter than the grace, or explained */
 	size_t violation_windows;
-	size_t unknown_windows;		/* not judged yet, or not judgeable */
+	size_t unknown_windows;		/* an identity, who ran, or the cause not known */
 	uint64_t lost_events;
 	uint64_t missed_switches;
 	uint64_t forced_idle_ns[CA_MAX_CPUS];	/* per CPU */
