@@ -5,12 +5,13 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
-#include "coreaudit/stream.h"
 #include "observed.h"
+#include "pipeline.h"
+#include "sources/stream.h"
 
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
 #define DEFAULT_CAUSE_GRACE_NS 200000ull	/* 200 us for unexplained windows: likewise */
@@ -109,16 +110,16 @@ static void add_warning(struct ca_audit *audit, const char *fmt, ...)
  */
 static uint64_t policy_grace(const struct ca_audit *audit)
 {
-	return audit->rules.has_grace ? audit->rules.grace_ns : audit->opts.grace_ns;
+	return audit->pipeline->rules.has_grace ? audit->pipeline->rules.grace_ns : audit->opts.grace_ns;
 }
 
 /* The rule file's thresholds, where the command line set none. */
 static void take_rule_thresholds(struct ca_audit *audit)
 {
-	if (!audit->opts.has_max_forced_idle && audit->rules.has_max_forced_idle)
-		audit->opts.max_forced_idle_pct = audit->rules.max_forced_idle_pct;
-	if (!audit->opts.has_max_starvation && audit->rules.has_max_starvation)
-		audit->opts.max_starvation_ns = (int64_t)audit->rules.max_starvation_ns;
+	if (!audit->opts.has_max_forced_idle && audit->pipeline->rules.has_max_forced_idle)
+		audit->opts.max_forced_idle_pct = audit->pipeline->rules.max_forced_idle_pct;
+	if (!audit->opts.has_max_starvation && audit->pipeline->rules.has_max_starvation)
+		audit->opts.max_starvation_ns = (int64_t)audit->pipeline->rules.max_starvation_ns;
 }
 
 /*
@@ -132,9 +133,9 @@ static void take_rule_thresholds(struct ca_audit *audit)
 static void bound_unknown_causes(struct ca_audit *audit)
 {
 	if (!audit->opts.has_grace)
-		audit->isolation.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
-	if (audit->has_rules && !audit->opts.has_grace && !audit->rules.has_grace)
-		audit->policy.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
+		audit->pipeline->isolation.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
+	if (audit->pipeline->has_rules && !audit->opts.has_grace && !audit->pipeline->rules.has_grace)
+		audit->pipeline->policy.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
 }
 
 static int setup_pipeline(void *ctx, const struct ca_topology *topo)
@@ -143,30 +144,30 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	struct ca_audit *audit = run->audit;
 	int ret;
 
-	ret = ca_state_init(&audit->state, topo, audit->info.cpu_count, audit->opts.identity);
+	ret = ca_state_init(&audit->pipeline->state, topo, audit->info.cpu_count, audit->opts.identity);
 	if (ret)
 		return ret;
-	audit->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
+	audit->pipeline->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
 	if (audit->info.has_ipi_events && !audit->opts.has_grace)
 		audit->opts.grace_ns = DEFAULT_CAUSE_GRACE_NS;
-	ca_isolation_init(&audit->isolation, audit->opts.grace_ns, audit->opts.list_limit);
+	ca_isolation_init(&audit->pipeline->isolation, audit->opts.grace_ns, audit->opts.list_limit);
 	if (audit->info.has_ipi_events)
-		ca_isolation_use_causes(&audit->isolation, audit->opts.max_transition_ns,
+		ca_isolation_use_causes(&audit->pipeline->isolation, audit->opts.max_transition_ns,
 					audit->info.has_tick_events);
-	ret = ca_forcedidle_init(&audit->forcedidle);
+	ret = ca_forcedidle_init(&audit->pipeline->forcedidle);
 	if (!ret)
-		ret = ca_state_add_check(&audit->state, &audit->isolation.base);
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->isolation.base);
 	if (!ret)
-		ret = ca_state_add_check(&audit->state, &audit->forcedidle.base);
-	if (!ret && audit->has_rules)
-		ret = ca_policy_init(&audit->policy, &audit->rules, policy_grace(audit));
-	if (!ret && audit->has_rules && audit->info.has_ipi_events)
-		ca_policy_use_causes(&audit->policy, audit->opts.max_transition_ns,
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->forcedidle.base);
+	if (!ret && audit->pipeline->has_rules)
+		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
+	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
+		ca_policy_use_causes(&audit->pipeline->policy, audit->opts.max_transition_ns,
 				     audit->info.has_tick_events);
 	if (!ret && !audit->info.has_ipi_events)
 		bound_unknown_causes(audit);
-	if (!ret && audit->has_rules)
-		ret = ca_state_add_check(&audit->state, &audit->policy.base);
+	if (!ret && audit->pipeline->has_rules)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->policy.base);
 	run->is_ready = true;
 	return ret;
 }
@@ -176,7 +177,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 	struct run *run = ctx;
 	struct ca_audit *audit = run->audit;
 
-	if (ca_topology_core_of(&audit->state.topo, ev->cpu) < 0) {
+	if (ca_topology_core_of(&audit->pipeline->state.topo, ev->cpu) < 0) {
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
@@ -185,7 +186,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 		audit->resched_ipis++;
 		audit->unnamed_resched_ipis += !ev->ipi.is_callsite_known;
 	}
-	return ca_state_consume(&audit->state, ev);
+	return ca_state_consume(&audit->pipeline->state, ev);
 }
 
 static enum ca_result fail_input(struct ca_audit *audit, enum ca_result code,
@@ -205,7 +206,7 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 	char topo[256];
 
 	if (ret == -EDOM) {
-		ca_topology_format(&audit->state.topo, topo, sizeof(topo));
+		ca_topology_format(&audit->pipeline->state.topo, topo, sizeof(topo));
 		return fail_input(audit, run->is_topology_from_option ? CA_RESULT_BAD_OPTIONS
 								      : CA_RESULT_BAD_INPUT,
 				  "%s: events on CPU %d, which the topology \"%s\" does not name",
@@ -229,12 +230,12 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 
 static void summarise(struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	uint64_t fi_total = 0, known_total = 0;
 
-	for (size_t cpu = 0; cpu < audit->forcedidle.cpu_count; cpu++) {
-		fi_total += audit->forcedidle.per_cpu_ns[cpu];
-		known_total += audit->forcedidle.per_cpu_known_ns[cpu];
+	for (size_t cpu = 0; cpu < audit->pipeline->forcedidle.cpu_count; cpu++) {
+		fi_total += audit->pipeline->forcedidle.per_cpu_ns[cpu];
+		known_total += audit->pipeline->forcedidle.per_cpu_known_ns[cpu];
 	}
 	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
 		audit->missed_switches += state->cpus[cpu].missed_switches;
@@ -243,18 +244,18 @@ static void summarise(struct ca_audit *audit)
 	}
 	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
 	ca_observed_sum(audit);
-	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++) {
-		if (audit->forcedidle.tasks[i].longest_starved_ns <= audit->max_starved_ns)
+	for (uint32_t i = 0; i < audit->pipeline->forcedidle.task_count; i++) {
+		if (audit->pipeline->forcedidle.tasks[i].longest_starved_ns <= audit->max_starved_ns)
 			continue;
-		audit->max_starved_ns = audit->forcedidle.tasks[i].longest_starved_ns;
-		audit->max_starved_pid = audit->forcedidle.tasks[i].pid;
+		audit->max_starved_ns = audit->pipeline->forcedidle.tasks[i].longest_starved_ns;
+		audit->max_starved_pid = audit->pipeline->forcedidle.tasks[i].pid;
 	}
 }
 
 /* Tags declared apart, one kernel cookie: the kernel never kept them apart. */
 static void judge_same_cookie(struct ca_audit *audit)
 {
-	const struct ca_summary *same = &audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE];
+	const struct ca_summary *same = &audit->pipeline->isolation.cause_summary[CA_CAUSE_SAME_COOKIE];
 	struct ca_reason *reason;
 	char a[32];
 
@@ -264,16 +265,16 @@ static void judge_same_cookie(struct ca_audit *audit)
 			    "one kernel cookie (cookies from %s): the kernel never kept them apart",
 			    (unsigned long long)same->count, S(same->count),
 			    ca_format_duration(same->total_ns, a, sizeof(a)),
-			    ca_cookie_source_name(audit->state.cookie_source));
+			    ca_cookie_source_name(audit->pipeline->state.cookie_source));
 	ca_reason_measure(reason, "isolation", (double)same->count, "windows");
 }
 
 static void judge_isolation(struct ca_audit *audit)
 {
 	const struct ca_audit_options *opts = &audit->opts;
-	uint64_t violations = audit->isolation.by_kind[CA_WINDOW_VIOLATION].count -
-			      audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count;
-	bool has_causes = audit->isolation.has_causes;
+	uint64_t violations = audit->pipeline->isolation.by_kind[CA_WINDOW_VIOLATION].count -
+			      audit->pipeline->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count;
+	bool has_causes = audit->pipeline->isolation.has_causes;
 	struct ca_reason *reason;
 	char a[32];
 
@@ -294,16 +295,16 @@ static void judge_isolation(struct ca_audit *audit)
 /* A rule's windows of one kernel cookie fail whatever their length; the others by the grace. */
 static struct ca_reason *add_rule_reason(struct ca_audit *audit, int r)
 {
-	const struct ca_policy *policy = &audit->policy;
-	const struct ca_relation *rel = &audit->rules.relations[r];
+	const struct ca_policy *policy = &audit->pipeline->policy;
+	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
 	uint64_t same = policy->results[r].same_cookie_violations;
 	uint64_t other = policy->results[r].violations - same;
 	char name[CA_REASON_LEN], grace[32], others[120];
 
-	snprintf(name, sizeof(name), "%s:%d: %s %s%s%s", audit->rules.path, rel->line,
-		 ca_relation_kind_name(rel->kind), audit->rules.names[rel->tags[0]],
+	snprintf(name, sizeof(name), "%s:%d: %s %s%s%s", audit->pipeline->rules.path, rel->line,
+		 ca_relation_kind_name(rel->kind), audit->pipeline->rules.names[rel->tags[0]],
 		 rel->tags[1] >= 0 ? " " : "",
-		 rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "");
+		 rel->tags[1] >= 0 ? audit->pipeline->rules.names[rel->tags[1]] : "");
 	snprintf(others, sizeof(others), "%llu window%s %sat or over %s%s",
 		 (unsigned long long)other, S(other), policy->has_causes ? "unexplained " : "",
 		 ca_format_duration(policy->grace_ns, grace, sizeof(grace)),
@@ -318,11 +319,11 @@ static struct ca_reason *add_rule_reason(struct ca_audit *audit, int r)
 
 static void judge_rules(struct ca_audit *audit)
 {
-	const struct ca_policy *policy = &audit->policy;
+	const struct ca_policy *policy = &audit->pipeline->policy;
 	struct ca_reason *reason;
 
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
-		const struct ca_relation *rel = &audit->rules.relations[r];
+	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
 		uint64_t count = policy->results[r].violations;
 
 		if (!count || rel->kind == CA_RELATION_TOGETHER)
@@ -371,8 +372,8 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 	size_t used = 0;
 
 	text[0] = '\0';
-	for (int cpu = 0; cpu < (int)audit->state.cpu_count && used < len; cpu++)
-		if (audit->state.cpus[cpu].missed_switches)
+	for (int cpu = 0; cpu < (int)audit->pipeline->state.cpu_count && used < len; cpu++)
+		if (audit->pipeline->state.cpus[cpu].missed_switches)
 			used += snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
 	return text;
 }
@@ -380,7 +381,7 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 /* A topology without any core of two CPUs leaves nothing to compare. */
 static void judge_topology(struct ca_audit *audit)
 {
-	const struct ca_topology *topo = &audit->state.topo;
+	const struct ca_topology *topo = &audit->pipeline->state.topo;
 	char text[128];
 
 	for (int core = 0; core < topo->core_count; core++)
@@ -420,7 +421,7 @@ static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const str
 
 static void judge_gaps(struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	struct ca_reason *reason;
 	char cpus[128];
 
@@ -446,13 +447,13 @@ static void judge_gaps(struct ca_audit *audit)
 /* Windows a tick could explain, in a trace without tick events. */
 static void judge_undecided(struct ca_audit *audit)
 {
-	const struct ca_summary *iso = &audit->isolation.undecided_summary;
+	const struct ca_summary *iso = &audit->pipeline->isolation.undecided_summary;
 	uint64_t rules = 0;
 	struct ca_reason *reason;
 	char total[32], more[48] = "";
 
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
-		rules += audit->policy.results[r].undecided;
+	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
+		rules += audit->pipeline->policy.results[r].undecided;
 	if (!iso->count && !rules)
 		return;
 	if (rules)
@@ -475,8 +476,8 @@ static void judge_undecided(struct ca_audit *audit)
 
 static void judge_unjudged_windows(struct ca_audit *audit)
 {
-	const struct ca_durations *unknown_kind = &audit->isolation.by_kind[CA_WINDOW_UNKNOWN];
-	uint64_t unknown = unknown_kind->count - audit->isolation.undecided_summary.count;
+	const struct ca_durations *unknown_kind = &audit->pipeline->isolation.by_kind[CA_WINDOW_UNKNOWN];
+	uint64_t unknown = unknown_kind->count - audit->pipeline->isolation.undecided_summary.count;
 	struct ca_reason *reason;
 	char a[32];
 
@@ -485,21 +486,21 @@ static void judge_unjudged_windows(struct ca_audit *audit)
 				    "%s is unknown or changing, a switch is missing, or a CPU was "
 				    "unobserved", (unsigned long long)unknown, S(unknown),
 				    ca_format_duration(unknown_kind->total -
-						       audit->isolation.undecided_summary.total_ns,
+						       audit->pipeline->isolation.undecided_summary.total_ns,
 						       a, sizeof(a)),
 				    audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
 		ca_reason_measure(reason, "isolation", (double)unknown, "windows");
 	}
 	judge_undecided(audit);
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++) {
-		const struct ca_relation *rel = &audit->rules.relations[r];
-		uint64_t count = audit->policy.results[r].unknown;
+	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++) {
+		const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
+		uint64_t count = audit->pipeline->policy.results[r].unknown;
 
 		if (!count)
 			continue;
 		reason = add_reason(audit, "%s:%d: %s: %llu window%s over the grace could not be "
 				    "judged: a CPU of the core was unobserved around %s",
-				    audit->rules.path, rel->line, ca_relation_kind_name(rel->kind),
+				    audit->pipeline->rules.path, rel->line, ca_relation_kind_name(rel->kind),
 				    (unsigned long long)count, S(count), count == 1 ? "it" : "them");
 		ca_reason_measure(reason, "rules", (double)count, "windows");
 		reason->line = rel->line;
@@ -526,7 +527,7 @@ static void judge_unknowns(struct ca_audit *audit)
 
 static void collect_warnings(struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	char tick[32];
 
 	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
@@ -542,26 +543,26 @@ static void collect_warnings(struct ca_audit *audit)
 			    "marker \"%s\": the option is used (without it, the marker would be)",
 			    topo, audit->topology_marker);
 	}
-	if (audit->has_rules && audit->rules.needs_uid_or_cgroup)
+	if (audit->pipeline->has_rules && audit->pipeline->rules.needs_uid_or_cgroup)
 		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
-			    "carry neither", audit->rules.path);
-	if (!audit->isolation.has_causes && audit->isolation.unknown_until_ns)
+			    "carry neither", audit->pipeline->rules.path);
+	if (!audit->pipeline->isolation.has_causes && audit->pipeline->isolation.unknown_until_ns)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown; those from the grace up to %s cannot be judged, longer ones "
 			    "fail (record ipi:ipi_send_cpu, ipi:ipi_send_cpumask and "
 			    "irq_vectors:local_timer_entry)",
-			    ca_format_duration(audit->isolation.unknown_until_ns, tick, sizeof(tick)));
-	else if (!audit->isolation.has_causes)
+			    ca_format_duration(audit->pipeline->isolation.unknown_until_ns, tick, sizeof(tick)));
+	else if (!audit->pipeline->isolation.has_causes)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the --grace given alone (record ipi:ipi_send_cpu, "
 			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
-	if (audit->isolation.has_causes &&
-	    (!audit->info.has_tick_events || !audit->isolation.causes.has_seen_tick))
+	if (audit->pipeline->isolation.has_causes &&
+	    (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick))
 		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "
 			    "local wakeup are of unknown cause up to %s, the longest a tick explains "
 			    "(record irq_vectors:local_timer_entry)",
 			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)));
-	if ((audit->opts.identity == CA_IDENTITY_TAG || audit->has_rules) &&
+	if ((audit->opts.identity == CA_IDENTITY_TAG || audit->pipeline->has_rules) &&
 	    state->cookie_source == CA_COOKIES_NONE)
 		add_warning(audit, "tags could not be checked against kernel cookies: the trace has "
 			    "none (no cs_switch probe, prctl events or coreaudit-cookie markers); "
@@ -578,9 +579,9 @@ static void collect_warnings(struct ca_audit *audit)
 		add_warning(audit, "%llu prctl call(s) with process-group scope: members outside "
 			    "the caller's thread group are not visible in the trace",
 			    (unsigned long long)state->prctl_group_scope_calls);
-	if (audit->isolation.list_dropped)
+	if (audit->pipeline->isolation.list_dropped)
 		add_warning(audit, "%llu windows counted but not listed (list limit %zu)",
-			    (unsigned long long)audit->isolation.list_dropped,
+			    (unsigned long long)audit->pipeline->isolation.list_dropped,
 			    audit->opts.list_limit);
 }
 
@@ -619,7 +620,7 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	if (!ret)
 		ret = ca_stream_flush(&run->stream);
 	if (!ret && run->is_ready)
-		ret = ca_state_check_error(&audit->state);
+		ret = ca_state_check_error(&audit->pipeline->state);
 	audit->is_topology_from_option = run->is_topology_from_option;
 	audit->is_marker_different = run->stream.has_marker && run->stream.is_marker_different;
 	snprintf(audit->topology_marker, sizeof(audit->topology_marker), "%s",
@@ -630,7 +631,7 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
-	ret = ca_state_finish(&audit->state);
+	ret = ca_state_finish(&audit->pipeline->state);
 	if (ret == -ENOMEM)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory", audit->opts.path);
 	if (ret)
@@ -641,18 +642,25 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 
 enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
+	struct ca_audit_pipeline *pipeline;
+
 	memset(audit, 0, sizeof(*audit));
 	audit->opts = *opts;
 	if (opts->has_topology && ca_topology_copy(&audit->opts.topology, &opts->topology)) {
 		audit->opts.has_topology = false;
-		snprintf(audit->error, sizeof(audit->error), "%s: out of memory", opts->path);
-		return CA_RESULT_BAD_INPUT;
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory",
+				  opts->path ? opts->path : "audit");
 	}
+	pipeline = calloc(1, sizeof(*pipeline));
+	if (!pipeline)
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory",
+				  opts->path ? opts->path : "audit");
+	audit->pipeline = pipeline;
 	if (!opts->rules_path)
 		return CA_RESULT_PASS;
-	if (ca_rules_load(&audit->rules, opts->rules_path, audit->error, sizeof(audit->error)))
+	if (ca_rules_load(&pipeline->rules, opts->rules_path, audit->error, sizeof(audit->error)))
 		return CA_RESULT_BAD_OPTIONS;
-	audit->has_rules = true;
+	pipeline->has_rules = true;
 	take_rule_thresholds(audit);
 	return CA_RESULT_PASS;
 }
@@ -662,11 +670,14 @@ enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
 	struct run run = { .audit = audit, .is_topology_from_option = audit->opts.has_topology };
 	enum ca_result code;
 
+	if (!audit->pipeline)
+		return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: ca_audit_begin() did not succeed",
+				  source->path);
 	audit->info = source->info;
 	code = run_pipeline(&run, source);
 	audit->info.reader = source->info.reader;	/* known once reading began */
 	if (!run.is_ready)
-		memset(&audit->state, 0, sizeof(audit->state));
+		memset(&audit->pipeline->state, 0, sizeof(audit->pipeline->state));
 	return code;
 }
 
@@ -690,14 +701,21 @@ enum ca_result ca_audit_run(struct ca_audit *audit, const struct ca_audit_option
 
 void ca_audit_free(struct ca_audit *audit)
 {
-	if (audit->has_rules && audit->policy.results)
-		ca_policy_free(&audit->policy);
-	ca_rules_free(&audit->rules);
-	ca_isolation_free(&audit->isolation);
-	ca_forcedidle_free(&audit->forcedidle);
-	ca_state_free(&audit->state);
+	struct ca_audit_pipeline *pipeline = audit->pipeline;
+
 	if (audit->opts.has_topology)
 		ca_topology_free(&audit->opts.topology);
+	audit->opts.has_topology = false;
+	if (!pipeline)
+		return;
+	if (pipeline->has_rules && pipeline->policy.results)
+		ca_policy_free(&pipeline->policy);
+	ca_rules_free(&pipeline->rules);
+	ca_isolation_free(&pipeline->isolation);
+	ca_forcedidle_free(&pipeline->forcedidle);
+	ca_state_free(&pipeline->state);
+	free(pipeline);
+	audit->pipeline = NULL;
 }
 
 const char *ca_result_name(enum ca_result result)

@@ -22,7 +22,7 @@ static bool is_audited(const struct ca_state *state, int cpu)
 
 void ca_observed_sum(struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	uint64_t span = state->last_ts - state->first_ts;
 	uint64_t total = 0, unobserved = 0;
 
@@ -97,12 +97,12 @@ static void judge_never_seen(struct ca_audit *audit)
 	const struct ca_cpu_coverage *worst;
 	struct ca_reason *reason;
 	char list[128], seen[128];
-	int cpu, seen_count, count = cpus_with(&audit->state, CA_UNOBSERVED_NEVER_SEEN, list, sizeof(list),
-				   &worst, &cpu);
+	int cpu, seen_count, count = cpus_with(&audit->pipeline->state, CA_UNOBSERVED_NEVER_SEEN,
+					       list, sizeof(list), &worst, &cpu);
 
 	if (!count)
 		return;
-	seen_count = cpus_seen(&audit->state, seen, sizeof(seen));
+	seen_count = cpus_seen(&audit->pipeline->state, seen, sizeof(seen));
 	reason = ca_audit_add_reason(audit, "CPU%s %s, named by the topology, show%s no event: unobserved "
 			    "over the whole span (the trace holds events of CPU%s %s only: check "
 			    "the topology)", count == 1 ? "" : "s", list, count == 1 ? "s" : "",
@@ -134,7 +134,7 @@ static void judge_silent(struct ca_audit *audit)
 	const struct ca_stretch *s;
 	struct ca_reason *reason;
 	char list[128], from[40], to[40], d[32], tail[80];
-	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_SILENT, list, sizeof(list),
+	int cpu, count = cpus_with(&audit->pipeline->state, CA_UNOBSERVED_SILENT, list, sizeof(list),
 				   &worst, &cpu);
 
 	if (!count)
@@ -148,7 +148,7 @@ static void judge_silent(struct ca_audit *audit)
 			    s->demands[CA_DEMAND_IPI], S(s->demands[CA_DEMAND_IPI]),
 			    s->demands[CA_DEMAND_WAKEUP], S(s->demands[CA_DEMAND_WAKEUP]),
 			    s->demands[CA_DEMAND_MIGRATION], S(s->demands[CA_DEMAND_MIGRATION]),
-			    more(&audit->state, CA_UNOBSERVED_SILENT, count, tail, sizeof(tail)));
+			    more(&audit->pipeline->state, CA_UNOBSERVED_SILENT, count, tail, sizeof(tail)));
 	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_SILENT], "ns");
 	reason->cpu = cpu;
 }
@@ -159,7 +159,7 @@ static void judge_damage(struct ca_audit *audit)
 	const struct ca_stretch *s;
 	struct ca_reason *reason;
 	char list[128], from[40], to[40], bytes[40] = "", tail[80];
-	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_DAMAGE, list, sizeof(list),
+	int cpu, count = cpus_with(&audit->pipeline->state, CA_UNOBSERVED_DAMAGE, list, sizeof(list),
 				   &worst, &cpu);
 
 	if (!count)
@@ -173,7 +173,7 @@ static void judge_damage(struct ca_audit *audit)
 			    worst->why_count[CA_UNOBSERVED_DAMAGE] == 1 ? "" : "s",
 			    when(s->from, false, from, sizeof(from)),
 			    when(s->to, false, to, sizeof(to)),
-			    more(&audit->state, CA_UNOBSERVED_DAMAGE, count, tail, sizeof(tail)));
+			    more(&audit->pipeline->state, CA_UNOBSERVED_DAMAGE, count, tail, sizeof(tail)));
 	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_DAMAGE], "ns");
 	reason->cpu = cpu;
 }
@@ -184,7 +184,7 @@ static void judge_stream_end(struct ca_audit *audit)
 	const struct ca_stretch *s;
 	struct ca_reason *reason;
 	char list[128], from[40], d[32], tail[80];
-	int cpu, count = cpus_with(&audit->state, CA_UNOBSERVED_STREAM_END, list, sizeof(list),
+	int cpu, count = cpus_with(&audit->pipeline->state, CA_UNOBSERVED_STREAM_END, list, sizeof(list),
 				   &worst, &cpu);
 
 	if (!count)
@@ -193,7 +193,7 @@ static void judge_stream_end(struct ca_audit *audit)
 	reason = ca_audit_add_reason(audit, "CPU %d: its data ends in unreadable data at file offset %"
 			    PRIu64 ": unobserved from %s to the end (%s)%s", cpu, s->offset,
 			    when(s->from, false, from, sizeof(from)), D(s->to - s->from, d),
-			    more(&audit->state, CA_UNOBSERVED_STREAM_END, count, tail,
+			    more(&audit->pipeline->state, CA_UNOBSERVED_STREAM_END, count, tail,
 				 sizeof(tail)));
 	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_STREAM_END], "ns");
 	reason->cpu = cpu;

@@ -5,7 +5,7 @@
 #ifndef CA_OBSERVED_H
 #define CA_OBSERVED_H
 
-#include "coreaudit/audit.h"
+#include "pipeline.h"
 
 /**
  * ca_audit_add_reason() - one more reason for the verdict (audit.c)

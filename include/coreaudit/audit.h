@@ -1,6 +1,9 @@
 /*
- * audit.h - one offline audit: a trace file through source, stream, state and
- * checks, into a result the reports format.
+ * audit.h - one audit: a trace file (or a live source) through the pipeline
+ * (stream, state, checks) into findings the reports format.  The pipeline is
+ * private to the library; what it found is here, as fields of struct
+ * ca_audit once the audit is decided, and through ca_audit_progress() and
+ * ca_audit_next_violation() while it runs.
  */
 #ifndef COREAUDIT_AUDIT_H
 #define COREAUDIT_AUDIT_H
@@ -8,14 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "result.h"
-#include "forcedidle.h"
-#include "isolation.h"
-#include "policy.h"
-#include "rules.h"
 #include "source.h"
-#include "state.h"
 #include "topology.h"
+
+/* What decides whether two tasks may share a core. */
+enum ca_identity {
+	CA_IDENTITY_COOKIE,	/* kernel cookies (probe, prctl, markers) */
+	CA_IDENTITY_TAG,	/* coreaudit-tag markers (--tags markers) */
+};
 
 struct ca_audit_options {
 	const char *path;
@@ -58,15 +64,13 @@ struct ca_reason {
 	const char *threshold_unit;
 };
 
+/* State, checks and rules: private to the library (src/pipeline.h). */
+struct ca_audit_pipeline;
+
 struct ca_audit {
 	struct ca_audit_options opts;
 	struct ca_source_info info;
-	struct ca_state state;
-	struct ca_isolation isolation;
-	struct ca_forcedidle forcedidle;
-	bool has_rules;
-	struct ca_rules rules;
-	struct ca_policy policy;
+	struct ca_audit_pipeline *pipeline;	/* NULL until ca_audit_begin() */
 	enum ca_verdict verdict;
 	int reason_count;	/* failures first, then what is unknown */
 	int failure_count;
@@ -86,13 +90,41 @@ struct ca_audit {
 	bool is_marker_different;	/* the trace's marker says otherwise */
 	char topology_marker[128];	/* that marker, when --topology was given */
 	double observed_pct;		/* of the audited CPUs' time over the span */
-	uint64_t unobserved_ns;		/* CPU time not observed (coverage.h) */
+	uint64_t unobserved_ns;		/* CPU time not observed: lost, silent, never seen */
 	int unobserved_cpus;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	int max_starved_pid;
 	char error[600];	/* for CA_RESULT_BAD_INPUT / CA_RESULT_BAD_OPTIONS */
 	bool is_abandoned;	/* a library faulted mid-read: do not free */
+};
+
+/* An audit's findings so far, for a program that watches it run (coreaudit monitor). */
+struct ca_audit_progress {
+	bool has_events;
+	uint64_t first_ts;		/* ns, of the first event; with has_events */
+	uint64_t last_ts;
+	int cpu_count;			/* the topology's: CPUs 0 to cpu_count - 1 below */
+	size_t windows;			/* co-run windows of different identities */
+	size_t skew_windows;		/* of them: shorter than the grace, or explained */
+	size_t violation_windows;
+	size_t unknown_windows;		/* an identity, who ran, or the cause not known */
+	uint64_t lost_events;
+	uint64_t missed_switches;
+	/* Per CPU, [cpu_count], the audit's own: read them before it goes on. */
+	const uint64_t *forced_idle_ns;
+	const uint64_t *known_ns;		/* the CPU time forced idle is a share of */
+	uint64_t longest_starved_ns;	/* the longest any task starved at a stretch */
+};
+
+/* A violation window: two tasks of different identities shared a core too long. */
+struct ca_violation {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	int core;
+	int pids[2];
+	char comms[2][16];	/* the kernel's TASK_COMM_LEN */
+	const char *cause;	/* why the kernel let it happen: "unexplained", "resched-ipi", ... */
 };
 
 /** ca_audit_options_default() - grace, thresholds off, cookie identity */
@@ -108,19 +140,46 @@ enum ca_result ca_audit_run(struct ca_audit *audit, const struct ca_audit_option
 
 /**
  * ca_audit_begin() - set @audit up for @opts (its rule file included)
- * Return: CA_RESULT_PASS, or CA_RESULT_BAD_OPTIONS with @audit->error set.
+ * Return: CA_RESULT_PASS; CA_RESULT_BAD_OPTIONS (the rule file) or
+ *         CA_RESULT_BAD_INPUT (out of memory) with @audit->error set.
  */
 enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_options *opts);
 
 /**
  * ca_audit_feed() - run an open @source through the pipeline and decide
- * Return: as ca_audit_run().
+ * Return: as ca_audit_run(); CA_RESULT_BAD_OPTIONS when ca_audit_begin() had
+ *         not succeeded.
  */
 enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source);
 
-/** ca_audit_free() - release what ca_audit_run() built (safe after failure). */
+/**
+ * ca_audit_progress() - what @audit found so far (during ca_audit_feed(), e.g. from a
+ *                       live source's on_drain; or after it)
+ *
+ * Before ca_audit_begin(), or before the topology is known, @progress is all zero.
+ */
+void ca_audit_progress(const struct ca_audit *audit, struct ca_audit_progress *progress);
+
+/**
+ * ca_audit_next_violation() - the next violation window kept, from the kept window
+ *                             @*cursor on (start at 0)
+ *
+ * Windows are kept once both CPUs confirmed them, so a cursor kept across calls
+ * during ca_audit_feed() sees each violation once, as it is found.
+ *
+ * Return: true with @violation filled and @cursor past it; false when no
+ *         violation is kept past @cursor (yet).
+ */
+bool ca_audit_next_violation(const struct ca_audit *audit, size_t *cursor,
+			     struct ca_violation *violation);
+
+/**
+ * ca_audit_free() - release what ca_audit_begin() and ca_audit_feed() built (safe
+ *                   after any failure, and twice)
+ */
 void ca_audit_free(struct ca_audit *audit);
 
+/** ca_verdict_name() - Return: "pass", "fail" or "inconclusive". */
 const char *ca_verdict_name(enum ca_verdict verdict);
 
 #endif

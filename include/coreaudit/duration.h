@@ -23,7 +23,7 @@
  */
 int ca_parse_duration(const char *text, uint64_t *ns);
 
-/** ca_format_duration() - "61.2us", "1.503ms", "4.073s" */
+/** ca_format_duration() - @ns as "61.2us", "1.503ms", "4.073s" in @buf. Return: @buf. */
 char *ca_format_duration(uint64_t ns, char *buf, size_t len);
 
 #endif

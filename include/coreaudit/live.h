@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "source.h"
@@ -38,13 +39,24 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts);
 /** ca_live_instance_name() - Return: the name of the instance (for messages). */
 const char *ca_live_instance_name(const struct ca_source *source);
 
-/** ca_live_page_size() - Return: the size of a ring-buffer page. */
+/** ca_live_page_size() - Return: the size of a ring-buffer page; 0 before ca_live_open(). */
 int ca_live_page_size(const struct ca_source *source);
 
-/** ca_live_write_marker() - write @text to the instance's trace_marker. Return: 0 or -errno. */
+/**
+ * ca_live_write_topology() - write @topo as coreaudit-topology markers (one,
+ *                            or parts when it is long), for the audit of the
+ *                            recording
+ * Return: 0, or -ENOMEM.
+ */
+int ca_live_write_topology(struct ca_source *source, const struct ca_topology *topo);
+
+/** ca_live_write_marker() - write @text to the instance's trace_marker. Return: 0 or -EIO. */
 int ca_live_write_marker(struct ca_source *source, const char *text);
 
-/** ca_live_clock_text() - the instance's trace_clock file (caller frees), or NULL. */
+/**
+ * ca_live_clock_text() - the instance's trace_clock file
+ * Return: its text (the caller frees it), or NULL when it cannot be read.
+ */
 char *ca_live_clock_text(const struct ca_source *source);
 
 #endif

@@ -18,8 +18,11 @@ struct ca_report {
 		      const struct ca_report_options *opts);
 };
 
+/** ca_report_text() - the findings of a decided @audit as text for people, to @out */
 void ca_report_text(FILE *out, const struct ca_audit *audit,
 		    const struct ca_report_options *opts);
+
+/** ca_report_json() - the findings of a decided @audit as one JSON object, to @out */
 void ca_report_json(FILE *out, const struct ca_audit *audit,
 		    const struct ca_report_options *opts);
 

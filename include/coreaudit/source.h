@@ -1,23 +1,25 @@
 /*
- * source.h - turn an input file into normalised events in time order.
+ * source.h - an input to audit: opened here, fed to ca_audit_feed(), which
+ * reads its events in time order (reading is private to the library).
  *
  * Files: trace-cmd trace.dat files (libtracecmd parses the headers, the
  * pages are read by coreaudit or libtracecmd), and the text `trace-cmd
  * report` prints; ca_source_open() detects which.  The live source
- * (live.h) reads tracefs.  A source knows
- * nothing about what consumes its events.
+ * (live.h) reads tracefs.  A source knows nothing about what consumes its
+ * events.
  */
 #ifndef COREAUDIT_SOURCE_H
 #define COREAUDIT_SOURCE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "event.h"
 #include "topology.h"
 
-/* Return 0 to go on, negative to stop (the value is passed back). */
+/* What a source emits: private to the library (src/util/event.h). */
+struct ca_event;
+
+/* The library's reading callback: 0 to go on, negative to stop (the value is passed back). */
 typedef int (*ca_event_fn)(void *ctx, const struct ca_event *ev);
 
 struct ca_source_info {
@@ -50,40 +52,7 @@ struct ca_source {
  */
 int ca_source_open(struct ca_source *source, const char *path);
 
-/**
- * ca_source_read() - emit every event, in time order, to @fn
- * Return: 0; a negative errno with @source->error set when the input is bad;
- *         or what @fn returned to stop.
- */
-int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
-
+/** ca_source_close() - release what ca_source_open() and reading took (safe after failure). */
 void ca_source_close(struct ca_source *source);
-
-/* The individual sources, for ca_source_open() and the tests. */
-int ca_tracedat_open(struct ca_source *source, const char *path);
-int ca_text_open(struct ca_source *source, const char *path);
-
-/**
- * ca_text_open_file() - read report text from @file (owned by the source from
- *                       now on, even on failure), named @path in messages
- * Return: as ca_source_open().
- */
-int ca_text_open_file(struct ca_source *source, const char *path, FILE *file);
-
-/**
- * ca_text_parse_line() - parse one line of `trace-cmd report` text
- *
- * A lost-events line ("CPU:1 [12 EVENTS DROPPED]") gives a CA_EV_LOST with
- * its CPU and count (< 0 unknown) but no timestamp: the gap ends at that
- * CPU's next event.
- *
- * Return: 1 with @ev filled; 0 for a line to skip (an event coreaudit does
- *         not use, a header such as "cpus=2", a comment, a blank line);
- *         -EINVAL for any other line (malformed, or not report text);
- *         -ERANGE for a CPU at or over CA_CPU_LIMIT; an ipi_send_cpumask line
- *         names the first CPU of its mask and their count (the text source
- *         emits one event per CPU).
- */
-int ca_text_parse_line(const char *line, struct ca_event *ev);
 
 #endif

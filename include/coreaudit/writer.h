@@ -34,7 +34,10 @@ struct ca_writer {
 	struct ca_writer_cpu *cpus;	/* [cpu_count] */
 };
 
-/** ca_writer_open() - Return: 0, or -errno with @err set. */
+/**
+ * ca_writer_open() - start a trace.dat of @cpu_count CPUs' pages of @page_size bytes
+ * Return: 0, or -errno with @err set.
+ */
 int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char *err,
 		   int err_len);
 
@@ -50,6 +53,7 @@ int ca_writer_page(struct ca_writer *writer, int cpu, const void *page, int size
 int ca_writer_finish(struct ca_writer *writer, const char *path, const char *clock_text,
 		     char *err, int err_len);
 
+/** ca_writer_free() - close the per-CPU temporary files (tmpfile(3)); safe after any failure */
 void ca_writer_free(struct ca_writer *writer);
 
 #endif

@@ -4,7 +4,7 @@
  * window.dot draw them.  The checks decide which event happened; these
  * tables alone decide where it leads, and count what they do not allow.
  */
-#include "automata.h"
+#include "checks/automata.h"
 
 #define X CA_WIN_INVALID
 

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/causes.h"
-#include "coreaudit/state.h"
+#include "checks/causes.h"
+#include "state/state.h"
 
 #define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
 #define TICK_BUCKET_NS 250000ull

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/forcedidle.h"
-#include "coreaudit/state.h"
-#include "kernelfi.h"
+#include "checks/forcedidle.h"
+#include "state/state.h"
+#include "checks/kernelfi.h"
 
 static struct ca_forcedidle *to_fi(struct ca_check *check)
 {

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/isolation.h"
-#include "coreaudit/state.h"
+#include "checks/isolation.h"
+#include "state/state.h"
 #include "util/grow.h"
-#include "automata.h"
+#include "checks/automata.h"
 
 static const char *const kind_names[CA_WINDOW_KIND_COUNT] = {
 	[CA_WINDOW_SKEW] = "skew",

@@ -31,8 +31,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "coreaudit/state.h"
-#include "kernelfi.h"
+#include "state/state.h"
+#include "checks/kernelfi.h"
 
 static uint64_t cookie_of(const struct ca_state *state, int pid)
 {

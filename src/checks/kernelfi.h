@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coreaudit/event.h"
+#include "util/event.h"
 #include "coreaudit/topology.h"
 
 struct ca_state;

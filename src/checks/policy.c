@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/policy.h"
-#include "coreaudit/state.h"
+#include "checks/policy.h"
+#include "state/state.h"
 #include "util/grow.h"
-#include "automata.h"
+#include "checks/automata.h"
 
 static struct ca_policy *to_policy(struct ca_check *check)
 {

@@ -101,7 +101,7 @@ struct monitor {
 	int kept_count;
 	bool is_quiet;
 	bool stop_on_violation;
-	size_t printed;		/* windows already printed */
+	size_t printed;		/* kept windows already looked at (ca_audit_next_violation) */
 	uint64_t start_ts;
 };
 
@@ -168,48 +168,36 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 /* Violations as they are found (windows are final once both CPUs confirmed them). */
 static void print_findings(struct monitor *mon)
 {
-	const struct ca_isolation *iso = &mon->audit->isolation;
+	struct ca_violation v;
 	char length[32];
 
-	for (; mon->printed < iso->list_count; mon->printed++) {
-		const struct ca_window *w = &iso->list[mon->printed];
-
-		if (w->kind != CA_WINDOW_VIOLATION)
-			continue;
-		printf("violation at %.6f s: %s on core %d, %s:%d | %s:%d (%s)\n", w->start / 1e9,
-		       ca_format_duration(w->end - w->start, length, sizeof(length)), w->core,
-		       w->tasks[0].comm, w->tasks[0].pid, w->tasks[1].comm, w->tasks[1].pid,
-		       ca_window_cause_name(w->cause));
-	}
+	while (ca_audit_next_violation(mon->audit, &mon->printed, &v))
+		printf("violation at %.6f s: %s on core %d, %s:%d | %s:%d (%s)\n", v.start_ns / 1e9,
+		       ca_format_duration(v.end_ns - v.start_ns, length, sizeof(length)), v.core,
+		       v.comms[0], v.pids[0], v.comms[1], v.pids[1], v.cause);
 }
 
 static void print_summary(struct monitor *mon)
 {
 	const struct ca_audit *audit = mon->audit;
-	const struct ca_isolation *iso = &audit->isolation;
-	const struct ca_state *state = &audit->state;
-	uint64_t lost = 0, missed = 0;
+	struct ca_audit_progress so_far;
 	char span[32];
 
-	if (!state->has_events)
+	ca_audit_progress(audit, &so_far);
+	if (!so_far.has_events)
 		return;
 	printf("[%8s] events %llu  windows %zu (skew %zu, violations %zu, unknown %zu)  "
-	       "forced idle", ca_format_duration(state->last_ts - state->first_ts, span,
+	       "forced idle", ca_format_duration(so_far.last_ts - so_far.first_ts, span,
 						  sizeof(span)),
-	       (unsigned long long)audit->events, iso->all.count,
-	       iso->by_kind[CA_WINDOW_SKEW].count, iso->by_kind[CA_WINDOW_VIOLATION].count,
-	       iso->by_kind[CA_WINDOW_UNKNOWN].count);
-	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
-		if (audit->forcedidle.per_cpu_known_ns[cpu])
-			printf(" cpu%d %.1f%%", cpu, 100.0 * audit->forcedidle.per_cpu_ns[cpu] /
-						  audit->forcedidle.per_cpu_known_ns[cpu]);
+	       (unsigned long long)audit->events, so_far.windows, so_far.skew_windows,
+	       so_far.violation_windows, so_far.unknown_windows);
+	for (int cpu = 0; cpu < so_far.cpu_count; cpu++)
+		if (so_far.known_ns[cpu])
+			printf(" cpu%d %.1f%%", cpu,
+			       100.0 * so_far.forced_idle_ns[cpu] / so_far.known_ns[cpu]);
 	/* What makes the verdict inconclusive, as it happens. */
-	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
-		lost += state->cpus[cpu].lost_events;
-		missed += state->cpus[cpu].missed_switches;
-	}
-	printf("  lost %llu  missed switches %llu\n", (unsigned long long)lost,
-	       (unsigned long long)missed);
+	printf("  lost %llu  missed switches %llu\n", (unsigned long long)so_far.lost_events,
+	       (unsigned long long)so_far.missed_switches);
 }
 
 /* Room in mon->kept for @cpu (any CPU number the live source gives). */
@@ -300,18 +288,18 @@ static void save_trace(struct monitor *mon, int cpu_count, int page_size, const 
 /* --max-forced-idle and --max-starvation stop the monitor as soon as they are passed. */
 static bool is_threshold_exceeded(const struct ca_audit *audit)
 {
-	const struct ca_forcedidle *fi = &audit->forcedidle;
+	struct ca_audit_progress so_far;
 	uint64_t forced = 0, known = 0;
 
-	if (audit->opts.max_starvation_ns >= 0)
-		for (uint32_t i = 0; i < fi->task_count; i++)
-			if (fi->tasks[i].longest_starved_ns > (uint64_t)audit->opts.max_starvation_ns)
-				return true;
+	ca_audit_progress(audit, &so_far);
+	if (audit->opts.max_starvation_ns >= 0 &&
+	    so_far.longest_starved_ns > (uint64_t)audit->opts.max_starvation_ns)
+		return true;
 	if (audit->opts.max_forced_idle_pct < 0)
 		return false;
-	for (size_t cpu = 0; cpu < fi->cpu_count; cpu++) {
-		forced += fi->per_cpu_ns[cpu];
-		known += fi->per_cpu_known_ns[cpu];
+	for (int cpu = 0; cpu < so_far.cpu_count; cpu++) {
+		forced += so_far.forced_idle_ns[cpu];
+		known += so_far.known_ns[cpu];
 	}
 	/* after a second of data: a first instant of forced idle is not a share */
 	return known > 1000000000ull && 100.0 * forced / known > audit->opts.max_forced_idle_pct;
@@ -325,8 +313,13 @@ static bool on_drain(void *user, bool is_interval)
 	if (is_interval && !mon->is_quiet)
 		print_summary(mon);
 	fflush(stdout);
-	if (mon->stop_on_violation && mon->audit->isolation.by_kind[CA_WINDOW_VIOLATION].count)
-		return true;
+	if (mon->stop_on_violation) {
+		struct ca_audit_progress so_far;
+
+		ca_audit_progress(mon->audit, &so_far);
+		if (so_far.violation_windows)
+			return true;
+	}
 	return is_threshold_exceeded(mon->audit);
 }
 

@@ -195,35 +195,6 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 	return first;
 }
 
-/*
- * The topology as "coreaudit-topology 0,1 2,3": when longer than a marker
- * holds (CA_MARKER_LEN), as "coreaudit-topology+ PART" markers split between
- * cores, the last one plain (stream.h).  Return: 0, or -ENOMEM.
- */
-static int write_topology_markers(struct ca_source *source, const struct ca_topology *topo)
-{
-	char *text = ca_topology_text(topo), marker[CA_MARKER_LEN];
-	/* Shorter than a full event's marker, which the audit takes as cut. */
-	const int room = CA_MARKER_LEN - 2 - (int)strlen("coreaudit-topology+ ");
-	const char *part = text;
-
-	if (!text)
-		return -ENOMEM;
-	while ((int)strlen(part) > room) {
-		int len = room;
-
-		while (len > 0 && part[len] != ' ')
-			len--;		/* a core's CPUs stay in one marker */
-		snprintf(marker, sizeof(marker), "coreaudit-topology+ %.*s", len, part);
-		ca_live_write_marker(source, marker);
-		part += len + 1;
-	}
-	snprintf(marker, sizeof(marker), "coreaudit-topology %s", part);
-	ca_live_write_marker(source, marker);
-	free(text);
-	return 0;
-}
-
 static int record(struct recording *rec, struct ca_live_options *live, const char *output,
 		  char **command)
 {
@@ -247,7 +218,7 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		return CA_EXIT_INPUT;
 	}
 	rec->is_writer_ready = true;
-	if (write_topology_markers(&source, &rec->audit->opts.topology)) {
+	if (ca_live_write_topology(&source, &rec->audit->opts.topology)) {
 		ca_cli_error("record: out of memory");
 		ca_source_close(&source);
 		return CA_EXIT_INPUT;

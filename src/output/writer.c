@@ -15,7 +15,7 @@
 
 #include <tracefs.h>
 
-#include "coreaudit/event.h"
+#include "util/event.h"
 #include "coreaudit/writer.h"
 #include "util/grow.h"
 
@@ -50,8 +50,10 @@ int ca_writer_open(struct ca_writer *writer, int cpu_count, int page_size, char 
 	writer->cpu_count = cpu_count;
 	writer->pages = tmpfile();
 	if (!writer->pages) {
-		snprintf(err, err_len, "cannot create a temporary file: %s", strerror(errno));
-		return -errno;
+		int ret = -errno;	/* before snprintf can change errno */
+
+		snprintf(err, err_len, "cannot create a temporary file: %s", strerror(-ret));
+		return ret;
 	}
 	return 0;
 }

@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "common.h"
+#include "report/common.h"
 
 static int by_length_desc(const void *a, const void *b)
 {
@@ -18,13 +18,13 @@ static int by_length_desc(const void *a, const void *b)
 
 const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit)
 {
-	size_t count = audit->isolation.list_count;
+	size_t count = audit->pipeline->isolation.list_count;
 	const struct ca_window **sorted = malloc((count ? count : 1) * sizeof(*sorted));
 
 	if (!sorted)
 		return NULL;
 	for (size_t i = 0; i < count; i++)
-		sorted[i] = &audit->isolation.list[i];
+		sorted[i] = &audit->pipeline->isolation.list[i];
 	qsort(sorted, count, sizeof(*sorted), by_length_desc);
 	return sorted;
 }
@@ -43,13 +43,13 @@ static int by_charge_desc(const void *a, const void *b)
 
 const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit)
 {
-	uint32_t count = audit->forcedidle.task_count;
+	uint32_t count = audit->pipeline->forcedidle.task_count;
 	const struct ca_fi_task **sorted = malloc((count ? count : 1) * sizeof(*sorted));
 
 	if (!sorted)
 		return NULL;
 	for (uint32_t i = 0; i < count; i++)
-		sorted[i] = &audit->forcedidle.tasks[i];
+		sorted[i] = &audit->pipeline->forcedidle.tasks[i];
 	qsort(sorted, count, sizeof(*sorted), by_charge_desc);
 	return sorted;
 }

@@ -6,11 +6,11 @@
 
 #include <stddef.h>
 
-#include "coreaudit/audit.h"
+#include "pipeline.h"
 
 /**
  * ca_report_sorted_windows() - the kept windows, longest first (caller frees)
- * Return: an array of @audit->isolation.list_count pointers, or NULL.
+ * Return: an array of @audit->pipeline->isolation.list_count pointers, or NULL.
  */
 const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit);
 

@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "coreaudit/report.h"
-#include "common.h"
+#include "report/common.h"
 
 #define SCHEMA_VERSION 2
 
@@ -118,7 +118,7 @@ static json *unobserved(const struct ca_state *state)
 
 static json *trace(const struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	json *obj = json_object_new_object();
 	int cpus = 0;
 
@@ -139,7 +139,7 @@ static json *trace(const struct ca_audit *audit)
 	put(obj, "cookie_source", str(ca_cookie_source_name(state->cookie_source)));
 	/* What tags and rule relations were held against: the kernel's cookies. */
 	put(obj, "tags_checked_against",
-	    state->identity == CA_IDENTITY_TAG || audit->has_rules ?
+	    state->identity == CA_IDENTITY_TAG || audit->pipeline->has_rules ?
 	    str(ca_cookie_source_name(state->cookie_source)) : NULL);
 	put(obj, "has_tick_events", json_object_new_boolean(audit->info.has_tick_events));
 	put(obj, "lost_events", u64(audit->lost_events));
@@ -202,11 +202,11 @@ static void put_verdict(json *root, const struct ca_audit *audit)
 static void put_violations(json *root, const struct ca_audit *audit)
 {
 	json *by_check = json_object_new_object();
-	uint64_t isolation = audit->isolation.summary[CA_WINDOW_VIOLATION].count, rules = 0;
+	uint64_t isolation = audit->pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, rules = 0;
 	uint64_t forced_idle = 0, starvation = 0;
 
-	for (int r = 0; audit->has_rules && r < audit->rules.relation_count; r++)
-		rules += audit->policy.results[r].violations;
+	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
+		rules += audit->pipeline->policy.results[r].violations;
 	for (int i = 0; i < audit->failure_count; i++) {
 		const char *check = audit->reason_info[i].check;
 
@@ -223,7 +223,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 
 static json *evidence(const struct ca_audit *audit, const struct ca_window *w)
 {
-	const struct ca_evidence *e = &audit->isolation.evidence[w->evidence];
+	const struct ca_evidence *e = &audit->pipeline->isolation.evidence[w->evidence];
 	json *list = json_object_new_array();
 
 	for (int i = 0; i < e->count; i++) {
@@ -249,8 +249,8 @@ static json *window_task(const struct ca_audit *audit, const struct ca_window_ta
 	put(obj, "comm", str(t->comm));
 	if (!t->is_known)
 		put(obj, "cookie", NULL);
-	else if (audit->state.identity == CA_IDENTITY_TAG)
-		put(obj, "tag", str(ca_tasks_tag_name(&audit->state.tasks, (int)t->identity)));
+	else if (audit->pipeline->state.identity == CA_IDENTITY_TAG)
+		put(obj, "tag", str(ca_tasks_tag_name(&audit->pipeline->state.tasks, (int)t->identity)));
 	else
 		put(obj, "cookie", cookie(t->identity));
 	return obj;
@@ -281,7 +281,7 @@ static json *window(const struct ca_audit *audit, const struct ca_window *w)
 
 static json *windows(const struct ca_audit *audit)
 {
-	const struct ca_isolation *iso = &audit->isolation;
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
 	const struct ca_window **sorted = ca_report_sorted_windows(audit);
 	json *obj = summary(&iso->summary_all), *by_kind = json_object_new_object();
 	json *by_cause = json_object_new_object(), *list = json_object_new_array();
@@ -304,7 +304,7 @@ static json *windows(const struct ca_audit *audit)
 
 static json *fi_task(const struct ca_audit *audit, const struct ca_fi_task *t)
 {
-	const struct ca_task *task = ca_tasks_lookup(&audit->state.tasks, t->pid);
+	const struct ca_task *task = ca_tasks_lookup(&audit->pipeline->state.tasks, t->pid);
 	json *obj = json_object_new_object();
 
 	put(obj, "pid", json_object_new_int(t->pid));
@@ -318,14 +318,14 @@ static json *fi_task(const struct ca_audit *audit, const struct ca_fi_task *t)
 
 static json *forced_idle(const struct ca_audit *audit)
 {
-	const struct ca_forcedidle *fi = &audit->forcedidle;
+	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
 	json *obj = json_object_new_object(), *per_cpu = json_object_new_object();
 	json *per_task = json_object_new_array();
 	char key[16];
 
-	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
-		if (ca_topology_core_of(&audit->state.topo, cpu) < 0)
+	for (int cpu = 0; cpu < audit->pipeline->state.topo.cpu_count; cpu++) {
+		if (ca_topology_core_of(&audit->pipeline->state.topo, cpu) < 0)
 			continue;
 		snprintf(key, sizeof(key), "%d", cpu);
 		put(per_cpu, key, u64(fi->per_cpu_ns[cpu]));
@@ -360,13 +360,13 @@ static json *worst_windows(const struct ca_policy_result *res)
 
 static json *rule_result(const struct ca_audit *audit, int r)
 {
-	const struct ca_relation *rel = &audit->rules.relations[r];
-	const struct ca_policy_result *res = &audit->policy.results[r];
+	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
+	const struct ca_policy_result *res = &audit->pipeline->policy.results[r];
 	json *obj = json_object_new_object(), *tags = json_object_new_array();
 
-	json_object_array_add(tags, str(audit->rules.names[rel->tags[0]]));
+	json_object_array_add(tags, str(audit->pipeline->rules.names[rel->tags[0]]));
 	if (rel->tags[1] >= 0)
-		json_object_array_add(tags, str(audit->rules.names[rel->tags[1]]));
+		json_object_array_add(tags, str(audit->pipeline->rules.names[rel->tags[1]]));
 	put(obj, "kind", str(ca_relation_kind_name(rel->kind)));
 	put(obj, "line", json_object_new_int(rel->line));
 	put(obj, "tags", tags);
@@ -388,10 +388,10 @@ static json *rules(const struct ca_audit *audit)
 {
 	json *obj = json_object_new_object(), *relations = json_object_new_array();
 
-	for (int r = 0; r < audit->rules.relation_count; r++)
+	for (int r = 0; r < audit->pipeline->rules.relation_count; r++)
 		json_object_array_add(relations, rule_result(audit, r));
-	put(obj, "file", str(audit->rules.path));
-	put(obj, "grace_ns", u64(audit->policy.grace_ns));
+	put(obj, "file", str(audit->pipeline->rules.path));
+	put(obj, "grace_ns", u64(audit->pipeline->policy.grace_ns));
 	put(obj, "relations", relations);
 	return obj;
 }
@@ -407,7 +407,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put_violations(root, audit);
 	put(root, "windows", windows(audit));
 	put(root, "forced_idle", forced_idle(audit));
-	if (audit->has_rules)
+	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_SPACED |

@@ -11,11 +11,12 @@
 #include "report/coreaudit-tp.h"
 
 #include "coreaudit/report.h"
+#include "pipeline.h"
 
 void ca_report_lttng(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
-	const struct ca_isolation *iso = &audit->isolation;
-	const struct ca_forcedidle *fi = &audit->forcedidle;
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 
 	(void)out;
 	(void)opts;
@@ -36,8 +37,8 @@ void ca_report_lttng(FILE *out, const struct ca_audit *audit, const struct ca_re
 		lttng_ust_tracepoint(coreaudit, forced_idle, t->pid, t->kernel_ns, t->starved_ns,
 				     t->longest_starved_ns);
 	}
-	for (int cpu = 0; cpu < (int)audit->state.cpu_count; cpu++) {
-		const struct ca_cpu *c = &audit->state.cpus[cpu];
+	for (int cpu = 0; cpu < (int)audit->pipeline->state.cpu_count; cpu++) {
+		const struct ca_cpu *c = &audit->pipeline->state.cpus[cpu];
 
 		if (c->lost_events || c->missed_switches)
 			lttng_ust_tracepoint(coreaudit, inconclusive, cpu, c->lost_events,

@@ -9,7 +9,7 @@
 
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
-#include "common.h"
+#include "report/common.h"
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
 
@@ -27,7 +27,7 @@ static void write_verdict(FILE *out, const struct ca_audit *audit)
 /* How much of the span the audited CPUs were observed over, and which were not. */
 static void write_observed(FILE *out, const struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	char d[32];
 
 	fprintf(out, "  observed %.2f%% of the audited CPUs' time over the span", audit->observed_pct);
@@ -52,7 +52,7 @@ static void write_observed(FILE *out, const struct ca_audit *audit)
 
 static void write_trace(FILE *out, const struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 	char topo[256], span[32];
 
 	ca_topology_format(&state->topo, topo, sizeof(topo));
@@ -65,7 +65,7 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 		state->identity == CA_IDENTITY_TAG ? "tags (markers)" : "kernel cookies",
 		ca_cookie_source_name(state->cookie_source), audit->lost_events);
 	write_observed(out, audit);
-	if (state->identity == CA_IDENTITY_TAG || audit->has_rules)
+	if (state->identity == CA_IDENTITY_TAG || audit->pipeline->has_rules)
 		fprintf(out, "  tags checked against kernel cookies: %s\n",
 			state->cookie_source == CA_COOKIES_NONE ? "no (the trace has none)" :
 			ca_cookie_source_name(state->cookie_source));
@@ -73,7 +73,7 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 
 static void write_cores(FILE *out, const struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->state;
+	const struct ca_state *state = &audit->pipeline->state;
 
 	fprintf(out, "\n%-5s %-12s %8s %10s %12s %12s\n", "core", "cpus", "windows",
 		"violations", "window time", "forced idle");
@@ -86,13 +86,13 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 			int cpu = state->topo.siblings[core][i];
 
 			used += snprintf(cpus + used, sizeof(cpus) - used, "%s%d", i ? "," : "", cpu);
-			fi_ns += audit->forcedidle.per_cpu_ns[cpu];
+			fi_ns += audit->pipeline->forcedidle.per_cpu_ns[cpu];
 		}
 		fprintf(out, "%-5d %-12s %8zu %10" PRIu64 " %12s %12s\n", core, cpus,
-			audit->isolation.per_core_all[core].count,
-			audit->isolation.per_core_violations[core] +
-			(audit->has_rules ? audit->policy.per_core_violations[core] : 0),
-			D(audit->isolation.per_core_all[core].total, total), D(fi_ns, fi));
+			audit->pipeline->isolation.per_core_all[core].count,
+			audit->pipeline->isolation.per_core_violations[core] +
+			(audit->pipeline->has_rules ? audit->pipeline->policy.per_core_violations[core] : 0),
+			D(audit->pipeline->isolation.per_core_all[core].total, total), D(fi_ns, fi));
 	}
 }
 
@@ -114,44 +114,44 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 
 	D(audit->opts.grace_ns, grace);
 	fprintf(out, "\nco-run windows of different %-10s %7s %11s %11s %11s %11s\n",
-		audit->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies", "count", "total",
+		audit->pipeline->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies", "count", "total",
 		"p50", "p99", "max");
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++) {
-		const struct ca_summary *s = &audit->isolation.summary[kind];
+		const struct ca_summary *s = &audit->pipeline->isolation.summary[kind];
 		char t[32], p50[32], p99[32], max[32];
 
-		if (kind == CA_WINDOW_SKEW && audit->isolation.has_causes)
+		if (kind == CA_WINDOW_SKEW && audit->pipeline->isolation.has_causes)
 			snprintf(label, sizeof(label), "skew (explained, or < %s)", grace);
 		else if (kind == CA_WINDOW_SKEW)
 			snprintf(label, sizeof(label), "skew (< %s)", grace);
 		else if (kind == CA_WINDOW_VIOLATION &&
-			 audit->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count)
+			 audit->pipeline->isolation.cause_summary[CA_CAUSE_SAME_COOKIE].count)
 			snprintf(label, sizeof(label), "violation (same cookie, %s)",
-				 audit->isolation.has_causes ? "unexplained" : ">= grace");
-		else if (kind == CA_WINDOW_VIOLATION && audit->isolation.has_causes)
+				 audit->pipeline->isolation.has_causes ? "unexplained" : ">= grace");
+		else if (kind == CA_WINDOW_VIOLATION && audit->pipeline->isolation.has_causes)
 			snprintf(label, sizeof(label), "violation (unexplained >= %s)", grace);
 		else if (kind == CA_WINDOW_VIOLATION)
 			snprintf(label, sizeof(label), "violation (>= %s)", grace);
-		else if (audit->isolation.undecided_summary.count)
+		else if (audit->pipeline->isolation.undecided_summary.count)
 			snprintf(label, sizeof(label), "unknown (identity, switch, cause)");
 		else
 			snprintf(label, sizeof(label), "unknown (identity, missed switch)");
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
 			D(s->total_ns, t), D(s->p50_ns, p50), D(s->p99_ns, p99), D(s->max_ns, max));
 	}
-	note_if_approximate(out, audit->isolation.summary, CA_WINDOW_KIND_COUNT);
+	note_if_approximate(out, audit->pipeline->isolation.summary, CA_WINDOW_KIND_COUNT);
 }
 
 static void write_cause_stats(FILE *out, const struct ca_audit *audit)
 {
-	if (!audit->isolation.has_causes) {
+	if (!audit->pipeline->isolation.has_causes) {
 		fprintf(out, "  causes unknown: no ipi events in the trace\n");
 		return;
 	}
 	fprintf(out, "\n%-38s %7s %11s %11s %11s %11s\n", "windows by cause", "count", "total",
 		"p50", "p99", "max");
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++) {
-		const struct ca_summary *s = &audit->isolation.cause_summary[cause];
+		const struct ca_summary *s = &audit->pipeline->isolation.cause_summary[cause];
 		char t[32], p50[32], p99[32], max[32];
 
 		/* Rows that only some traces have: unknown (no tick events), same-cookie (tags). */
@@ -169,9 +169,9 @@ static void format_task(const struct ca_audit *audit, const struct ca_window_tas
 {
 	if (!t->is_known)
 		snprintf(buf, len, "%s:%d (unknown)", t->comm, t->pid);
-	else if (audit->state.identity == CA_IDENTITY_TAG)
+	else if (audit->pipeline->state.identity == CA_IDENTITY_TAG)
 		snprintf(buf, len, "%s:%d tag=%s", t->comm, t->pid,
-			 t->identity ? ca_tasks_tag_name(&audit->state.tasks, (int)t->identity)
+			 t->identity ? ca_tasks_tag_name(&audit->pipeline->state.tasks, (int)t->identity)
 				     : "(none)");
 	else
 		snprintf(buf, len, "%s:%d cookie=%#" PRIx64, t->comm, t->pid, t->identity);
@@ -180,7 +180,7 @@ static void format_task(const struct ca_audit *audit, const struct ca_window_tas
 static void write_windows(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_window **sorted = ca_report_sorted_windows(audit);
-	size_t count = audit->isolation.list_count;
+	size_t count = audit->pipeline->isolation.list_count;
 
 	if (!sorted || !count) {
 		free(sorted);
@@ -221,7 +221,7 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 	const struct ca_window **sorted = ca_report_sorted_windows(audit);
 	int shown = 0;
 
-	for (size_t i = 0; sorted && i < audit->isolation.list_count && shown < top; i++) {
+	for (size_t i = 0; sorted && i < audit->pipeline->isolation.list_count && shown < top; i++) {
 		const struct ca_window *w = sorted[i];
 		char length[32];
 
@@ -233,8 +233,8 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 		fprintf(out, "  %.9f %s on core %d, cpu%d had to leave\n", w->start / 1e9,
 			D(w->end - w->start, length), w->core, w->leaving_cpu);
 		for (int l = 0; w->evidence >= 0 &&
-				l < audit->isolation.evidence[w->evidence].count; l++)
-			write_evidence_line(out, &audit->isolation.evidence[w->evidence].lines[l]);
+				l < audit->pipeline->isolation.evidence[w->evidence].count; l++)
+			write_evidence_line(out, &audit->pipeline->isolation.evidence[w->evidence].lines[l]);
 	}
 	free(sorted);
 }
@@ -242,14 +242,14 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
-	const struct ca_forcedidle *fi = &audit->forcedidle;
+	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 
 	fprintf(out, "\nforced idle: %.2f%% of known CPU time\n  %-5s %12s %8s\n",
 		audit->forced_idle_pct, "cpu", "forced idle", "share");
-	for (int cpu = 0; cpu < audit->state.topo.cpu_count; cpu++) {
+	for (int cpu = 0; cpu < audit->pipeline->state.topo.cpu_count; cpu++) {
 		char ns[32];
 
-		if (ca_topology_core_of(&audit->state.topo, cpu) < 0)
+		if (ca_topology_core_of(&audit->pipeline->state.topo, cpu) < 0)
 			continue;
 		fprintf(out, "  %-5d %12s %7.2f%%\n", cpu, D(fi->per_cpu_ns[cpu], ns),
 			fi->per_cpu_known_ns[cpu] ? 100.0 * fi->per_cpu_ns[cpu] /
@@ -274,23 +274,23 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 
 static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top)
 {
-	const struct ca_relation *rel = &audit->rules.relations[r];
-	const struct ca_policy_result *res = &audit->policy.results[r];
+	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
+	const struct ca_policy_result *res = &audit->pipeline->policy.results[r];
 	char name[80], t[32], max[32], grace[32];
 
 	snprintf(name, sizeof(name), "%s %s%s%s", ca_relation_kind_name(rel->kind),
-		 audit->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
-		 rel->tags[1] >= 0 ? audit->rules.names[rel->tags[1]] : "");
+		 audit->pipeline->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
+		 rel->tags[1] >= 0 ? audit->pipeline->rules.names[rel->tags[1]] : "");
 	if (rel->kind == CA_RELATION_TOGETHER) {
 		fprintf(out, "  %-32s %s of its runtime beside another %s task (%.1f%%)\n", name,
-			D(res->shared_ns, t), audit->rules.names[rel->tags[0]],
+			D(res->shared_ns, t), audit->pipeline->rules.names[rel->tags[0]],
 			res->runtime_ns ? 100.0 * res->shared_ns / res->runtime_ns : 0.0);
 		return;
 	}
 	fprintf(out, "  %-32s %6" PRIu64 " windows, total %s, max %s, %" PRIu64 " %s %s", name,
 		res->summary.count, D(res->summary.total_ns, t), D(res->summary.max_ns, max),
-		res->violations, audit->policy.has_causes ? "violations: unexplained at or over" :
-		"at or over", D(audit->policy.grace_ns, grace));
+		res->violations, audit->pipeline->policy.has_causes ? "violations: unexplained at or over" :
+		"at or over", D(audit->pipeline->policy.grace_ns, grace));
 	if (res->same_cookie_violations)
 		fprintf(out, ", or of one kernel cookie (%" PRIu64 ")", res->same_cookie_violations);
 	if (res->undecided)
@@ -307,10 +307,10 @@ static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, 
 
 static void write_rules(FILE *out, const struct ca_audit *audit, int top)
 {
-	if (!audit->has_rules)
+	if (!audit->pipeline->has_rules)
 		return;
-	fprintf(out, "\nrules %s\n", audit->rules.path);
-	for (int r = 0; r < audit->rules.relation_count; r++)
+	fprintf(out, "\nrules %s\n", audit->pipeline->rules.path);
+	for (int r = 0; r < audit->pipeline->rules.relation_count; r++)
 		write_rule_relation(out, audit, r, top);
 }
 

@@ -16,7 +16,7 @@
 
 #include "coreaudit/duration.h"
 #include "coreaudit/number.h"
-#include "coreaudit/rules.h"
+#include "rules/rules.h"
 
 struct word {
 	const char *text;

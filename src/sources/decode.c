@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
+#include "sources/decode.h"
 
 enum field_id {
 	F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID,	/* switch */

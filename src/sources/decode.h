@@ -6,7 +6,7 @@
 
 #include <event-parse.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 struct decoder;
 

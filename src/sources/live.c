@@ -21,7 +21,8 @@
 
 #include "coreaudit/live.h"
 #include "coreaudit/number.h"
-#include "decode.h"
+#include "sources/decode.h"
+#include "sources/readers.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
 /* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */
@@ -369,6 +370,34 @@ int ca_live_page_size(const struct ca_source *source)
 	const struct live *live = source->priv;
 
 	return live ? live->page_size : 0;
+}
+
+/*
+ * When longer than a marker holds (CA_MARKER_LEN), "coreaudit-topology+ PART"
+ * markers split between cores, the last one plain (stream.h).
+ */
+int ca_live_write_topology(struct ca_source *source, const struct ca_topology *topo)
+{
+	char *text = ca_topology_text(topo), marker[CA_MARKER_LEN];
+	/* Shorter than a full event's marker, which the audit takes as cut. */
+	const int room = CA_MARKER_LEN - 2 - (int)strlen("coreaudit-topology+ ");
+	const char *part = text;
+
+	if (!text)
+		return -ENOMEM;
+	while ((int)strlen(part) > room) {
+		int len = room;
+
+		while (len > 0 && part[len] != ' ')
+			len--;		/* a core's CPUs stay in one marker */
+		snprintf(marker, sizeof(marker), "coreaudit-topology+ %.*s", len, part);
+		ca_live_write_marker(source, marker);
+		part += len + 1;
+	}
+	snprintf(marker, sizeof(marker), "coreaudit-topology %s", part);
+	ca_live_write_marker(source, marker);
+	free(text);
+	return 0;
 }
 
 int ca_live_write_marker(struct ca_source *source, const char *text)

@@ -15,7 +15,7 @@
 
 #include <kbuffer.h>
 
-#include "pages.h"
+#include "sources/pages.h"
 
 #define COMMIT_MASK ((1u << 27) - 1)	/* kbuffer's: the size bits of a page's commit */
 #define MISSING_EVENTS (1ull << 31)

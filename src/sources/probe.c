@@ -29,7 +29,7 @@
 
 #include <trace-cmd.h>
 
-#include "probe.h"
+#include "sources/probe.h"
 
 #define CHILD_DONE 0
 #define CHILD_REFUSED 10	/* libtracecmd said no (NULL, -1): the caller says why */

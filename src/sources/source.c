@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 static const char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 

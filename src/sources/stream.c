@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/stream.h"
+#include "sources/stream.h"
 
 #define TOPOLOGY_MARKER "coreaudit-topology "
 #define TOPOLOGY_PART_MARKER "coreaudit-topology+ "

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 /* A lost-events line's count above this is damage, not a ring buffer's overrun. */
 #define MAX_LOST_COUNT 1000000000000000ull

@@ -21,11 +21,11 @@
 
 #include <trace-cmd.h>
 
-#include "coreaudit/source.h"
-#include "decode.h"
-#include "probe.h"
-#include "pages.h"
-#include "zchunks.h"
+#include "sources/readers.h"
+#include "sources/decode.h"
+#include "sources/probe.h"
+#include "sources/pages.h"
+#include "sources/zchunks.h"
 
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);

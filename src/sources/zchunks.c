@@ -33,8 +33,8 @@
 #include <trace-cmd.h>
 #include <zstd.h>
 
+#include "sources/zchunks.h"
 #include "util/grow.h"
-#include "zchunks.h"
 
 #define MAX_SECTION (256u << 20)	/* a header section, options: kilobytes to megabytes */
 #define MAX_HEADERS (1u << 30)		/* version 6 headers, kallsyms included */

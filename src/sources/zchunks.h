@@ -12,9 +12,9 @@
 
 #include <trace-cmd.h>
 
-#include "coreaudit/event.h"
+#include "util/event.h"
 #include "coreaudit/topology.h"
-#include "pages.h"
+#include "sources/pages.h"
 
 /* Where one CPU's data lies in the file, as the file declares it. */
 struct ca_layout_cpu {

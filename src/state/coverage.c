@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/coverage.h"
+#include "state/coverage.h"
 #include "util/grow.h"
 
 static const char *const why_names[CA_UNOBSERVED_WHY_COUNT] = {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "identity.h"
+#include "state/identity.h"
 
 static void raise_source(struct ca_state *state, enum ca_cookie_source source)
 {

@@ -5,7 +5,7 @@
 #ifndef CA_STATE_IDENTITY_H
 #define CA_STATE_IDENTITY_H
 
-#include "coreaudit/state.h"
+#include "state/state.h"
 
 #define CA_PR_SCHED_CORE 62
 #define CA_PR_SCHED_CORE_GET 0

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/check.h"
-#include "coreaudit/state.h"
-#include "identity.h"
+#include "checks/check.h"
+#include "state/state.h"
+#include "state/identity.h"
 #include "util/grow.h"
 
 int ca_state_init(struct ca_state *state, const struct ca_topology *topo, int cpu_count,

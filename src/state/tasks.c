@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/tasks.h"
+#include "state/tasks.h"
 
 int ca_tasks_init(struct ca_tasks *tasks)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "util/grow.h"
 
 int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size)
 {

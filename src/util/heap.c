@@ -3,8 +3,8 @@
  */
 #include <stdlib.h>
 
-#include "grow.h"
-#include "heap.h"
+#include "util/grow.h"
+#include "util/heap.h"
 
 static bool is_before(const struct ca_heap_item *a, const struct ca_heap_item *b)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/pidmap.h"
+#include "util/pidmap.h"
 
 #define CHUNK_SIZE (1u << CA_PIDMAP_CHUNK_BITS)
 

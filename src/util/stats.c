@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "coreaudit/stats.h"
+#include "util/stats.h"
 
 #define MANTISSA_BITS 8
 #define LINEAR_LIMIT (1u << MANTISSA_BITS)	/* values below it have their own bucket */

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 		ca_audit_free(audit);
 	}
 	printf("fds %d %d\n", before, open_fds());
+	ca_topology_free(&opts.topology);
 	free(audit);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/rules.h"
+#include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "coreaudit/audit.h"
+#include "sources/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,5 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (audit)
 		ca_audit_free(audit);
 	free(audit);
+	ca_topology_free(&opts.topology);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,12 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = ca_text_parse_line(line, &ev);
 	if (ret != 1 && ret != 0 && ret != -EINVAL && ret != -ERANGE)
 		abort();
-	if (ret == 1 && (ev.cpu < 0 || ev.cpu >= CA_MAX_CPUS))
+	if (ret == 1 && (ev.cpu < 0 || ev.cpu >= CA_CPU_LIMIT))
 		abort();
 	if (ret == 1 && ev.kind == CA_EV_LOST && ev.lost.count == 0)
 		abort();
 	if (ret == 1 && ev.kind == CA_EV_WAKEUP &&
-	    (ev.wakeup.target_cpu < 0 || ev.wakeup.target_cpu >= CA_MAX_CPUS))
+	    (ev.wakeup.target_cpu < 0 || ev.wakeup.target_cpu >= CA_CPU_LIMIT))
 		abort();
 	free(line);
 	return 0;

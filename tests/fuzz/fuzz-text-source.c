@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +23,7 @@ static int on_event(void *ctx, const struct ca_event *ev)
 {
 	struct seen *seen = ctx;
 
-	if (ev->cpu < 0 || ev->cpu >= CA_MAX_CPUS || ev->ts < seen->last_ts)
+	if (ev->cpu < 0 || ev->cpu >= CA_CPU_LIMIT || ev->ts < seen->last_ts)
 		abort();
 	if (ev->kind == CA_EV_LOST && ev->lost.count == 0)
 		abort();
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&source, 0, sizeof(source));
 	if (!ca_text_open_file(&source, "fuzz.txt", file)) {
-		if (source.info.cpu_count < 1 || source.info.cpu_count > CA_MAX_CPUS ||
+		if (source.info.cpu_count < 1 || source.info.cpu_count > CA_CPU_LIMIT ||
 		    (source.info.bad_lines && source.info.first_bad_line < 1))
 			abort();
 		ca_source_read(&source, on_event, &seen);

@@ -19,7 +19,7 @@ flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize
 includes="-I$top_srcdir/include -I$top_builddir -I$top_srcdir/src $FUZZ_CFLAGS"
 
 # The library, once (again when a source or header is newer than its object).
-newest_header=$(ls -t "$top_srcdir"/include/coreaudit/*.h "$top_srcdir"/src/*/*.h | head -1)
+newest_header=$(ls -t "$top_srcdir"/include/coreaudit/*.h "$top_srcdir"/src/*.h "$top_srcdir"/src/*/*.h | head -1)
 objects=""
 for source in $FUZZ_SOURCES; do
 	case $source in

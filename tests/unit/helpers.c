@@ -64,8 +64,8 @@ enum ca_result audit_text(struct ca_audit *audit, const struct trace_text *t,
 	unlink(path);
 	audit->opts.path = "test";
 	/* Every audit of every unit test keeps to the automata's tables. */
-	ck_assert_uint_eq(audit->isolation.invalid_transitions, 0);
-	ck_assert_uint_eq(audit->policy.invalid_transitions, 0);
+	ck_assert_uint_eq(audit->pipeline->isolation.invalid_transitions, 0);
+	ck_assert_uint_eq(audit->pipeline->policy.invalid_transitions, 0);
 	return code;
 }
 
@@ -83,7 +83,7 @@ enum ca_result audit_text_with_rules(struct ca_audit *audit, const struct trace_
 	code = audit_text(audit, t, opts);
 	unlink(path);
 	audit->opts.rules_path = "test.rules";	/* the file is gone */
-	audit->rules.path = "test.rules";
+	audit->pipeline->rules.path = "test.rules";
 	return code;
 }
 
@@ -116,8 +116,8 @@ void test_options(struct ca_audit_options *opts, const char *topology)
 
 const struct ca_fi_task *fi_task_of(const struct ca_audit *audit, int pid)
 {
-	for (uint32_t i = 0; i < audit->forcedidle.task_count; i++)
-		if (audit->forcedidle.tasks[i].pid == pid)
-			return &audit->forcedidle.tasks[i];
+	for (uint32_t i = 0; i < audit->pipeline->forcedidle.task_count; i++)
+		if (audit->pipeline->forcedidle.tasks[i].pid == pid)
+			return &audit->pipeline->forcedidle.tasks[i];
 	return NULL;
 }

@@ -6,7 +6,7 @@
 
 #include <check.h>
 
-#include "coreaudit/audit.h"
+#include "pipeline.h"	/* the unit tests look inside the checks */
 
 struct trace_text {
 	char *text;

@@ -69,7 +69,7 @@ START_TEST(test_lost_events_inconclusive)
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.lost_events, 5);
 	/* from CPU0's last event before the gap (its switch: paired probes are consumed) */
-	ck_assert_uint_eq(audit.state.cpus[0].lost_ns, 9 * MS);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[0].lost_ns, 9 * MS);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "5 events lost"));
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -91,7 +91,7 @@ START_TEST(test_missing_switch_inconclusive)
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.missed_switches, 1);
-	ck_assert_uint_eq(audit.state.cpus[1].missed_switches, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].missed_switches, 1);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "(CPU 1): sched_switch events are missing"));
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -126,6 +126,31 @@ START_TEST(test_switch_tail_is_no_contradiction)
 }
 END_TEST
 
+/* test_contradiction_splits_windows's findings as a watching program reads them. */
+static void check_progress(const struct ca_audit *audit)
+{
+	struct ca_audit_progress so_far;
+	struct ca_violation violation;
+	size_t cursor = 0;
+
+	ca_audit_progress(audit, &so_far);
+	ck_assert(so_far.has_events);
+	ck_assert_uint_eq(so_far.last_ts - so_far.first_ts, 12 * MS);
+	ck_assert_int_eq(so_far.cpu_count, 2);
+	ck_assert_uint_eq(so_far.violation_windows, 2);
+	ck_assert_uint_eq(so_far.unknown_windows, 2);
+	ck_assert_uint_eq(so_far.missed_switches, 1);
+	ck_assert(ca_audit_next_violation(audit, &cursor, &violation));
+	ck_assert_uint_eq(violation.end_ns - violation.start_ns, 1 * MS);
+	ck_assert_int_eq(violation.core, 0);
+	ck_assert_int_eq(violation.pids[0] + violation.pids[1], 100 + 200);
+	ck_assert_str_eq(violation.cause, "unknown");
+	ck_assert(ca_audit_next_violation(audit, &cursor, &violation));
+	ck_assert_int_eq(violation.pids[0] + violation.pids[1], 101 + 300);
+	ck_assert(!ca_audit_next_violation(audit, &cursor, &violation));
+	ck_assert_uint_eq(cursor, audit->pipeline->isolation.list_count);
+}
+
 START_TEST(test_contradiction_splits_windows)
 {
 	struct trace_text t = { 0 };
@@ -144,13 +169,32 @@ START_TEST(test_contradiction_splits_windows)
 	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 2);
 	/* [1, 2] ms 100|200, and 101|300 [9, 10] ms after the contradiction */
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 2 * MS);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 2);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 7 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].total_ns, 2 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 7 * MS);
+	check_progress(&audit);
 	ca_audit_free(&audit);
+	ca_audit_free(&audit);	/* twice: nothing left to free */
 	trace_free(&t);
+}
+END_TEST
+
+/* What a program watching an audit reads (ca_audit_progress), before it begins too. */
+START_TEST(test_progress_before_begin)
+{
+	struct ca_audit audit = { 0 };
+	struct ca_audit_progress so_far;
+	struct ca_violation violation;
+	size_t cursor = 0;
+
+	ca_audit_progress(&audit, &so_far);
+	ck_assert(!so_far.has_events);
+	ck_assert_uint_eq(so_far.windows, 0);
+	ck_assert(!ca_audit_next_violation(&audit, &cursor, &violation));
+	ck_assert_uint_eq(cursor, 0);
+	ca_audit_free(&audit);
 }
 END_TEST
 
@@ -164,8 +208,8 @@ START_TEST(test_topology_from_marker)
 	two_task_trace(&t);
 	ca_audit_options_default(&opts);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.state.topo.core_count, 1);
-	ck_assert_int_eq(audit.state.topo.sibling_count[0], 2);
+	ck_assert_int_eq(audit.pipeline->state.topo.core_count, 1);
+	ck_assert_int_eq(audit.pipeline->state.topo.sibling_count[0], 2);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -262,6 +306,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_missing_switch_inconclusive);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
+	tcase_add_test(tc, test_progress_before_begin);
 	tcase_add_test(tc, test_topology_from_marker);
 	tcase_add_loop_test(tc, test_bad_input_rows, 0, sizeof(bad_rows) / sizeof(bad_rows[0]));
 	tcase_add_test(tc, test_wrong_files);

@@ -46,16 +46,17 @@ START_TEST(test_ipi_explains)
 	window_on_cpu1(&t, T0 + 2 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.opts.grace_ns, 200 * US);
-	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].count, 1);
-	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_RESCHED_IPI].total_ns, 990 * US);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
-	ck_assert_int_eq(audit.isolation.list[0].leaving_cpu, 1);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
+	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[CA_CAUSE_RESCHED_IPI].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[CA_CAUSE_RESCHED_IPI].total_ns,
+			  990 * US);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].leaving_cpu, 1);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_SKEW);
 	ca_audit_free(&audit);
 
 	/* the kernel asked, but the window lasted longer than the team accepts */
 	ck_assert_int_eq(run(&t, &audit, 500 * US), CA_RESULT_FAIL);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -71,10 +72,10 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	sc_ipi(&t, 0, T0 + 1 * MS, 0, 0);	/* to itself: not to the leaving CPU */
 	window_on_cpu1(&t, T0 + 2 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNEXPLAINED].count, 1);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
-	ck_assert_int_ge(audit.isolation.list[0].evidence, 0);
-	e = &audit.isolation.evidence[audit.isolation.list[0].evidence];
+	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[CA_CAUSE_UNEXPLAINED].count, 1);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ck_assert_int_ge(audit.pipeline->isolation.list[0].evidence, 0);
+	e = &audit.pipeline->isolation.evidence[audit.pipeline->isolation.list[0].evidence];
 	/* both IPIs (none to CPU1) and CPU0's switch in, in time order; CPU1's switch
 	 * out closes the window and is its end_ns */
 	ck_assert_int_eq(e->count, 3);
@@ -91,8 +92,8 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	start(&t);
 	window_on_cpu1(&t, T0 + 1 * MS + 150 * US);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_SKEW);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -131,15 +132,16 @@ START_TEST(test_kick_to_the_arriving_sibling)
 	struct ca_audit audit;
 
 	ck_assert_int_eq(arriving_kicked(&audit, 50 * US), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.isolation.list[0].leaving_cpu, 1);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_SKEW);
-	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start, 300 * US);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].leaving_cpu, 1);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_RESCHED_IPI);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_SKEW);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end -
+			  audit.pipeline->isolation.list[0].start, 300 * US);
 	ca_audit_free(&audit);
 
 	ck_assert_int_eq(arriving_kicked(&audit, 250 * US), CA_RESULT_FAIL);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
-	ck_assert_int_eq(audit.isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	ca_audit_free(&audit);
 }
 END_TEST
@@ -165,11 +167,11 @@ START_TEST(test_kick_to_the_arriving_sibling_rules)
 		arriving_kicked_trace(&t, kicks[i]);
 		ck_assert_int_eq(audit_text_with_rules(&audit, &t, &opts, rules),
 				 i ? CA_RESULT_FAIL : CA_RESULT_PASS);
-		ck_assert_uint_eq(audit.policy.results[0].violations, violations[i]);
-		ck_assert_int_eq(audit.policy.results[0].worst[0].cause,
+		ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, violations[i]);
+		ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].cause,
 				 i ? CA_CAUSE_UNEXPLAINED : CA_CAUSE_RESCHED_IPI);
-		ck_assert_uint_eq(audit.policy.results[0].worst[0].end -
-				  audit.policy.results[0].worst[0].start, 300 * US);
+		ck_assert_uint_eq(audit.pipeline->policy.results[0].worst[0].end -
+				  audit.pipeline->policy.results[0].worst[0].start, 300 * US);
 		ca_audit_free(&audit);
 		trace_free(&t);
 	}
@@ -185,7 +187,7 @@ START_TEST(test_local_wakeup_explains)
 	sc_wakeup(&t, 1, T0 + 500 * US, 200, 300, 1);
 	window_on_cpu1(&t, T0 + 2 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_WAKEUP);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_RESCHED_WAKEUP);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -202,7 +204,7 @@ START_TEST(test_tick_explains_until_the_next_tick)
 	sc_tick(&t, 1, T0 + 920 * US, 200);	/* the same tick's hrtimer: one tick */
 	window_on_cpu1(&t, T0 + 3 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_RESCHED_TICK);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_RESCHED_TICK);
 	ca_audit_free(&audit);
 	trace_free(&t);
 
@@ -214,7 +216,7 @@ START_TEST(test_tick_explains_until_the_next_tick)
 	sc_switch(&t, 1, T0 + 5 * MS, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -272,8 +274,8 @@ START_TEST(test_stalled_vcpu)
 	sc_switch(&t, 1, T0 + stall_rows[_i].leave, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
 	ck_assert_int_eq(run(&t, &audit, 0), stall_rows[_i].code);
-	ck_assert_int_eq(audit.isolation.list[0].cause, stall_rows[_i].cause);
-	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, stall_rows[_i].cause);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end - audit.pipeline->isolation.list[0].start,
 			  stall_rows[_i].leave - 40 * MS - 10 * US);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -311,10 +313,10 @@ START_TEST(test_tick_period_from_tick_timer)
 	sc_switch(&t, 1, T0 + 39 * MS + 750 * US, 200, "R", 0, true, 9, 0);
 	sc_switch(&t, 0, T0 + 60 * MS, 100, "S", 0, true, 7, 0);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
-	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end - audit.pipeline->isolation.list[0].start,
 			  1 * MS + 750 * US);
-	ck_assert_uint_eq(audit.isolation.causes.period_ns, 4 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.causes.period_ns, 4 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -330,8 +332,8 @@ START_TEST(test_no_ipi_events_causes_unknown)
 	window_on_cpu1(&t, T0 + 2 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_PASS);
 	ck_assert_uint_eq(audit.opts.grace_ns, 5 * MS);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNKNOWN);
-	ck_assert_uint_eq(audit.isolation.cause_summary[CA_CAUSE_UNKNOWN].count, 1);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[CA_CAUSE_UNKNOWN].count, 1);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -398,13 +400,13 @@ START_TEST(test_no_tick_events)
 	tickless_window(&t, tickless_rows[_i].evidence, tickless_rows[_i].length);
 	ck_assert_int_eq(run(&t, &audit, 0), tickless_rows[_i].code);
 	ck_assert(!audit.info.has_tick_events);
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
-	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end - audit.pipeline->isolation.list[0].start,
 			  tickless_rows[_i].length);
-	ck_assert_int_eq(audit.isolation.list[0].cause, tickless_rows[_i].cause);
-	ck_assert_int_eq(audit.isolation.list[0].kind, tickless_rows[_i].kind);
-	ck_assert_uint_eq(audit.isolation.cause_summary[tickless_rows[_i].cause].count, 1);
-	ck_assert_uint_eq(audit.isolation.undecided_summary.count,
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, tickless_rows[_i].cause);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, tickless_rows[_i].kind);
+	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[tickless_rows[_i].cause].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.undecided_summary.count,
 			  tickless_rows[_i].kind == CA_WINDOW_UNKNOWN);
 	ck_assert_int_eq(audit.warning_count, 2);	/* and the text's clock */
 	ck_assert_str_eq(audit.warnings[1], tickless_warning);
@@ -427,8 +429,8 @@ START_TEST(test_one_tick_event_tells_ticks)
 	window_on_cpu1(&t, T0 + 3 * MS);
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert(audit.info.has_tick_events);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
-	ck_assert_uint_eq(audit.isolation.undecided_summary.count, 0);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNEXPLAINED);
+	ck_assert_uint_eq(audit.pipeline->isolation.undecided_summary.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -484,10 +486,10 @@ START_TEST(test_no_tick_events_rules)
 	tickless_window(&t, NOTHING, 2 * MS);
 	ck_assert_int_eq(run_rules(&t, &audit, "tag a comm t100\ntag b comm t200\nisolate a b\n"),
 			 CA_RESULT_INCONCLUSIVE);
-	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
-	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, CA_CAUSE_UNKNOWN);
-	ck_assert_uint_eq(audit.policy.results[0].undecided, 1);
-	ck_assert_uint_eq(audit.policy.results[0].violations, 0);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.count, 1);
+	ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].cause, CA_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].undecided, 1);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, 0);
 	ck_assert_str_eq(audit.reasons[0], "1 co-run window (2.000ms) and 1 rule window of "
 			 "unknown cause: no tick events in the trace, and a tick could explain "
 			 "each (record irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)");
@@ -528,10 +530,10 @@ START_TEST(test_rules_same_kernel_cookie)
 	sc_switch(&t, 0, T0 + 10 * MS, 100, "S", 0, has_probe, a, 0);
 	ck_assert_int_eq(run_rules(&t, &audit, "tag a comm t100\ntag b comm t200\n"
 				   "isolate a b\n"), rule_cookie_rows[_i].code);
-	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
-	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, rule_cookie_rows[_i].cause);
-	ck_assert_uint_eq(audit.policy.results[0].violations, rule_cookie_rows[_i].violations);
-	ck_assert_uint_eq(audit.policy.results[0].same_cookie_violations,
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.count, 1);
+	ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].cause, rule_cookie_rows[_i].cause);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, rule_cookie_rows[_i].violations);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].same_cookie_violations,
 			  rule_cookie_rows[_i].violations);
 	if (rule_cookie_rows[_i].violations)
 		ck_assert_ptr_nonnull(strstr(audit.reasons[0], ":3: isolate a b: 1 window of one "

@@ -13,7 +13,7 @@
 
 static const struct ca_task *task_of(const struct ca_audit *audit, int pid)
 {
-	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->state.tasks, pid);
+	const struct ca_task *task = ca_tasks_find((struct ca_tasks *)&audit->pipeline->state.tasks, pid);
 
 	ck_assert_msg(task != NULL, "no task %d", pid);
 	return task;
@@ -52,7 +52,7 @@ START_TEST(test_prctl_each_command_and_fork)
 	sc_switch(&t, 1, T0 + 13 * MS, 700, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
 	audit_text(&audit, &t, &opts);
-	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "prctl");
+	ck_assert_str_eq(ca_cookie_source_name(audit.pipeline->state.cookie_source), "prctl");
 	assert_cookie(&audit, 300, 4);
 	assert_cookie(&audit, 301, 3);
 	assert_cookie(&audit, 302, 1);
@@ -60,8 +60,8 @@ START_TEST(test_prctl_each_command_and_fork)
 	assert_cookie(&audit, 500, 1);
 	assert_cookie(&audit, 600, 2);
 	ck_assert(!task_of(&audit, 700)->is_cookie_known);
-	ck_assert_uint_eq(audit.state.prctl_group_scope_calls, 1);
-	ck_assert_uint_eq(audit.state.prctl_calls, 6);
+	ck_assert_uint_eq(audit.pipeline->state.prctl_group_scope_calls, 1);
+	ck_assert_uint_eq(audit.pipeline->state.prctl_calls, 6);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -103,13 +103,13 @@ START_TEST(test_cookie_markers)
 	test_options(&opts, NULL);
 	opts.grace_ns = 10 * MS;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "markers");
+	ck_assert_str_eq(ca_cookie_source_name(audit.pipeline->state.cookie_source), "markers");
 	assert_cookie(&audit, 100, 42);
 	assert_cookie(&audit, 200, 0);
-	ck_assert(ca_tasks_find(&audit.state.tasks, 300) == NULL ||
+	ck_assert(ca_tasks_find(&audit.pipeline->state.tasks, 300) == NULL ||
 		  !task_of(&audit, 300)->is_cookie_known);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].total_ns, 3 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].total_ns, 3 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -132,8 +132,9 @@ START_TEST(test_tag_inherited_on_fork)
 	opts.identity = CA_IDENTITY_TAG;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
 	ck_assert_int_eq(task_of(&audit, 101)->tag, task_of(&audit, 100)->tag);
-	ck_assert_str_eq(ca_tasks_tag_name(&audit.state.tasks, task_of(&audit, 101)->tag), "vm-a");
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ck_assert_str_eq(ca_tasks_tag_name(&audit.pipeline->state.tasks,
+					   task_of(&audit, 101)->tag), "vm-a");
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -174,7 +175,7 @@ START_TEST(test_kernel_cookie_beside_tag)
 	opts.identity = CA_IDENTITY_TAG;
 	opts.assume_unknown_cookie_zero = kernel_cookie_rows[_i].assume_zero;
 	audit_text(&audit, &t, &opts);
-	ck_assert_int_eq(ca_state_kernel_cookie(&audit.state,
+	ck_assert_int_eq(ca_state_kernel_cookie(&audit.pipeline->state,
 						task_of(&audit, kernel_cookie_rows[_i].pid), &cookie),
 			 kernel_cookie_rows[_i].is_known);
 	ck_assert_uint_eq(cookie, kernel_cookie_rows[_i].cookie);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coreaudit/stream.h"
+#include "sources/stream.h"
 #include "scenario.h"
 
 /* 100 and 200 share cookie 7 on CPUs 0 and 1 for 10 ms. */
@@ -100,9 +100,9 @@ START_TEST(test_cut_stream_is_unobserved)
 	ck_assert_str_eq(audit.reasons[0], "CPU 1 shows no event from 1.001000000 s to the end "
 			 "(299.000ms) while other CPUs aimed 2 IPIs, 1 wakeup and 0 migrations at "
 			 "it: its events are missing (a cut or damaged trace), unobserved there");
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_VIOLATION].count, 0);
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_UNKNOWN].count, 1);
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_UNKNOWN].total, 150 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_VIOLATION].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_UNKNOWN].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_UNKNOWN].total, 150 * MS);
 	ck_assert_uint_eq(audit.unobserved_ns, 299 * MS);
 	ck_assert_double_eq_tol(audit.observed_pct, 50.1667, 0.0001);
 	ca_audit_free(&audit);
@@ -150,7 +150,7 @@ START_TEST(test_silence_in_the_middle)
 			 "1.200000000 s (199.000ms) while other CPUs aimed 0 IPIs, 1 wakeup and 0 "
 			 "migrations at it: its events are missing (a cut or damaged trace), "
 			 "unobserved there");
-	ck_assert_uint_eq(audit.state.cpus[1].coverage.why_ns[CA_UNOBSERVED_SILENT], 199 * MS);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].coverage.why_ns[CA_UNOBSERVED_SILENT], 199 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -176,10 +176,10 @@ START_TEST(test_window_across_lost_gap)
 	opts.grace_ns = 500 * US;
 	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_VIOLATION].count, 1);
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_VIOLATION].total, 1 * MS);
-	ck_assert_uint_eq(audit.isolation.by_kind[CA_WINDOW_UNKNOWN].total, 18 * MS);
-	ck_assert_uint_eq(audit.state.cpus[1].coverage.why_ns[CA_UNOBSERVED_LOST], 18 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_VIOLATION].total, 1 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_UNKNOWN].total, 18 * MS);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].coverage.why_ns[CA_UNOBSERVED_LOST], 18 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -243,7 +243,7 @@ START_TEST(test_damaged_page_skipped)
 			 "bytes) skipped (1 place on this CPU): what ran from 1.001000000 s to "
 			 "1.050000000 s is unknown");
 	ck_assert_uint_eq(audit.lost_events, 0);
-	ck_assert_uint_eq(audit.state.cpus[1].damaged_places, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].damaged_places, 1);
 	ck_assert_uint_eq(audit.unobserved_ns, 49 * MS);
 	ca_audit_free(&audit);
 }

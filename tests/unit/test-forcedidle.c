@@ -40,10 +40,10 @@ START_TEST(test_smt4_charge_split)
 	smt4_scenario(&t);
 	test_options(&opts, "0-3");
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[0], 0);
-	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[1], 0);
-	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[2], 10 * MS + 2 * US);
-	ck_assert_uint_eq(audit.forcedidle.per_cpu_ns[3], 10 * MS + 2 * US);
+	ck_assert_uint_eq(audit.pipeline->forcedidle.per_cpu_ns[0], 0);
+	ck_assert_uint_eq(audit.pipeline->forcedidle.per_cpu_ns[1], 0);
+	ck_assert_uint_eq(audit.pipeline->forcedidle.per_cpu_ns[2], 10 * MS + 2 * US);
+	ck_assert_uint_eq(audit.pipeline->forcedidle.per_cpu_ns[3], 10 * MS + 2 * US);
 	task = fi_task_of(&audit, 100);
 	ck_assert_ptr_nonnull(task);
 	ck_assert_uint_eq(task->kernel_ns, 10 * MS + 500);

@@ -25,8 +25,8 @@ START_TEST(test_same_cookie_no_window)
 	corun(&t, 7, 7, 10 * MS);
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
-	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source), "probe");
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 0);
+	ck_assert_str_eq(ca_cookie_source_name(audit.pipeline->state.cookie_source), "probe");
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -42,16 +42,16 @@ START_TEST(test_different_cookies_long_is_violation)
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 10 * MS);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 0);
-	ck_assert_uint_eq(audit.isolation.list_count, 1);
-	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 1 * MS);
-	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 11 * MS);
-	ck_assert_int_eq(audit.isolation.list[0].tasks[0].pid, 100);
-	ck_assert_uint_eq(audit.isolation.list[0].tasks[0].identity, 7);
-	ck_assert_int_eq(audit.isolation.list[0].tasks[1].pid, 200);
-	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 9);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].total_ns, 10 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.list_count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].start, T0 + 1 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end, T0 + 11 * MS);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].tasks[0].pid, 100);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].tasks[0].identity, 7);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].tasks[1].pid, 200);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].tasks[1].identity, 9);
 	ck_assert_int_eq(audit.verdict, CA_VERDICT_FAIL);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -67,9 +67,9 @@ START_TEST(test_different_cookies_short_is_skew)
 	corun(&t, 7, 9, 100 * US);
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].total_ns, 100 * US);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].total_ns, 100 * US);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -86,7 +86,7 @@ START_TEST(test_grace_option_moves_the_line)
 	opts.grace_ns = 100 * US;	/* at the grace: a violation */
 	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 1);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -105,7 +105,7 @@ START_TEST(test_idle_beside_anything)
 	sc_switch(&t, 1, T0 + 60 * MS, 200, "S", 0, true, 9, 0);
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -129,11 +129,11 @@ START_TEST(test_untagged_beside_tagged)
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	/* 101 (untagged) beside 200 (untagged): same; 100 (tenant-a) beside 200: 12..20 ms */
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
-	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 12 * MS);
-	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 20 * MS);
-	ck_assert_int_eq(audit.isolation.list[0].tasks[0].pid, 100);
-	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].start, T0 + 12 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end, T0 + 20 * MS);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].tasks[0].pid, 100);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].tasks[1].identity, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -157,14 +157,14 @@ START_TEST(test_backfill_first_task)
 	test_options(&opts, NULL);
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 0);
-	ck_assert_uint_eq(audit.isolation.list[0].start, T0 + 1 * MS);
-	ck_assert_uint_eq(audit.isolation.list[0].end, T0 + 8 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].start, T0 + 1 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end, T0 + 8 * MS);
 	/* tasks[] follow the core's sibling order: CPU0's task first */
-	ck_assert_str_eq(audit.isolation.list[0].tasks[0].comm, "t100");
-	ck_assert_uint_eq(audit.isolation.list[0].tasks[0].identity, 7);
-	ck_assert_uint_eq(audit.isolation.list[0].tasks[1].identity, 9);
+	ck_assert_str_eq(audit.pipeline->isolation.list[0].tasks[0].comm, "t100");
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].tasks[0].identity, 7);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].tasks[1].identity, 9);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -199,8 +199,8 @@ START_TEST(test_probe_paired_across_interleaving)
 	opts.has_grace = true;	/* no ipi events: the user's 5 ms alone decides */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.missed_switches, 0);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns, 8 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].total_ns, 8 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -219,14 +219,14 @@ START_TEST(test_unknown_cookies_inconclusive)
 	sc_switch(&t, 1, T0 + 50 * MS, 200, "S", 0, false, 0, 0);
 	test_options(&opts, NULL);
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].count, 1);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 10 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].total_ns, 10 * MS);
 	ck_assert_int_eq(audit.verdict, CA_VERDICT_INCONCLUSIVE);
 	ca_audit_free(&audit);
 
 	opts.assume_unknown_cookie_zero = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -251,10 +251,10 @@ START_TEST(test_smt4_pairs)
 	opts.has_grace = true;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	/* 102 against 100 and against 101: from its switch-in to its switch-out, each */
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].count, 2);
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_VIOLATION].total_ns,
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].total_ns,
 			  2 * (5 * MS - 2 * US));
-	ck_assert_uint_eq(audit.isolation.summary[CA_WINDOW_SKEW].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_SKEW].count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -332,13 +332,13 @@ START_TEST(test_tags_against_kernel_cookies)
 	test_options(&opts, NULL);
 	opts.identity = CA_IDENTITY_TAG;
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), tag_rows[_i].code);
-	ck_assert_str_eq(ca_cookie_source_name(audit.state.cookie_source),
+	ck_assert_str_eq(ca_cookie_source_name(audit.pipeline->state.cookie_source),
 			 tag_rows[_i].checked_against);
-	ck_assert_uint_eq(audit.isolation.summary_all.count, 1);
-	ck_assert_uint_eq(audit.isolation.list[0].end - audit.isolation.list[0].start,
+	ck_assert_uint_eq(audit.pipeline->isolation.summary_all.count, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.list[0].end - audit.pipeline->isolation.list[0].start,
 			  tag_rows[_i].length);
-	ck_assert_int_eq(audit.isolation.list[0].cause, tag_rows[_i].cause);
-	ck_assert_int_eq(audit.isolation.list[0].kind, tag_rows[_i].kind);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, tag_rows[_i].cause);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, tag_rows[_i].kind);
 	for (int i = 0; i < audit.warning_count; i++)
 		has_warning |= !strcmp(audit.warnings[i], "tags could not be checked against "
 				       "kernel cookies: the trace has none (no cs_switch probe, "
@@ -394,9 +394,9 @@ START_TEST(test_no_ipi_events_bound)
 	test_options(&opts, NULL);
 	opts.has_grace = no_ipi_rows[_i].has_grace;	/* 5 ms either way */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), no_ipi_rows[_i].code);
-	ck_assert_uint_eq(audit.isolation.list_count, 1);
-	ck_assert_int_eq(audit.isolation.list[0].kind, no_ipi_rows[_i].kind);
-	ck_assert_int_eq(audit.isolation.list[0].cause, CA_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(audit.pipeline->isolation.list_count, 1);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, no_ipi_rows[_i].kind);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNKNOWN);
 	if (no_ipi_rows[_i].reason)
 		ck_assert_str_eq(audit.reasons[0], no_ipi_rows[_i].reason);
 	else

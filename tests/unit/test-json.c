@@ -119,7 +119,7 @@ START_TEST(test_rule_violations_counted)
 	ck_assert_str_eq(text_at(root, "reasons.0.check"), "rules");
 	ck_assert_int_eq(int_at(root, "reasons.0.line"), 3);
 	ck_assert_int_eq(int_at(root, "rules.relations.0.violations"), 1);
-	ck_assert_int_eq(audit.policy.per_core_violations[0], 1);
+	ck_assert_int_eq(audit.pipeline->policy.per_core_violations[0], 1);
 	json_object_put(root);
 	ca_audit_free(&audit);
 	trace_free(&t);

@@ -9,7 +9,7 @@
 
 #include "coreaudit/duration.h"
 #include "coreaudit/number.h"
-#include "coreaudit/source.h"
+#include "sources/readers.h"
 #include "coreaudit/topology.h"
 #include "helpers.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coreaudit/rules.h"
+#include "rules/rules.h"
 #include "scenario.h"
 
 static const struct {
@@ -133,11 +133,11 @@ START_TEST(test_isolate)
 	/* no ipi events: the rule file's own grace alone decides */
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag A marker A\ntag B marker B\n"
 					  "isolate A B\ngrace 5ms\n"), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
-	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 11 * MS);	/* from T0 */
-	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
-	ck_assert_int_eq(audit.policy.results[0].worst[0].pids[0], 100);
-	ck_assert_int_eq(audit.policy.results[0].worst[0].pids[1], 200);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.total_ns, 11 * MS);	/* from T0 */
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, 1);
+	ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].pids[0], 100);
+	ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].pids[1], 200);
 	ck_assert_ptr_nonnull(strstr(audit.reasons[0], ":3: isolate A B: 1 window at or over"));
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -156,16 +156,16 @@ START_TEST(test_exclusive_realtime)
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 89, 0, 120);
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy fifo\nexclusive rt\n"
 					  "grace 2ms\n"), CA_RESULT_FAIL);
-	ck_assert_uint_eq(audit.policy.grace_ns, 2 * MS);
-	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
-	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 3 * MS);
-	ck_assert_uint_eq(audit.policy.results[0].violations, 1);
+	ck_assert_uint_eq(audit.pipeline->policy.grace_ns, 2 * MS);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.total_ns, 3 * MS);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, 1);
 	ca_audit_free(&audit);
 
 	/* a grace of 5 ms from the rule file: the 3 ms is skew */
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag rt policy realtime\nexclusive rt\n"
 					  "grace 5ms\n"), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.policy.results[0].violations, 0);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -206,11 +206,11 @@ START_TEST(test_exclusive_by_cause)
 	ck_assert_int_eq(audit_with_rules_max(&audit, &t, "tag rt policy fifo\nexclusive rt\n",
 					      rule_cause_rows[_i].max_transition),
 			 rule_cause_rows[_i].violations ? CA_RESULT_FAIL : CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.policy.grace_ns, 200 * US);
-	ck_assert_uint_eq(audit.policy.results[0].summary.count, 1);
-	ck_assert_uint_eq(audit.policy.results[0].summary.total_ns, 6 * MS);
-	ck_assert_int_eq(audit.policy.results[0].worst[0].cause, rule_cause_rows[_i].cause);
-	ck_assert_uint_eq(audit.policy.results[0].violations, rule_cause_rows[_i].violations);
+	ck_assert_uint_eq(audit.pipeline->policy.grace_ns, 200 * US);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.count, 1);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].summary.total_ns, 6 * MS);
+	ck_assert_int_eq(audit.pipeline->policy.results[0].worst[0].cause, rule_cause_rows[_i].cause);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].violations, rule_cause_rows[_i].violations);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -227,8 +227,8 @@ START_TEST(test_together_share)
 	switch_prio(&t, 0, T0 + 20 * MS, 100, 120, 0, 120);
 	ck_assert_int_eq(audit_with_rules(&audit, &t, "tag avx comm t10?\ntogether avx\n"),
 			 CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.policy.results[0].runtime_ns, 30 * MS);
-	ck_assert_uint_eq(audit.policy.results[0].shared_ns, 20 * MS);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].runtime_ns, 30 * MS);
+	ck_assert_uint_eq(audit.pipeline->policy.results[0].shared_ns, 20 * MS);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "coreaudit/stats.h"
+#include "util/stats.h"
 #include "helpers.h"
 
 static const struct {

@@ -15,12 +15,12 @@
 #ifndef COREAUDIT_POLICY_H
 #define COREAUDIT_POLICY_H
 
-#include "causes.h"
-#include "check.h"
-#include "pidmap.h"
-#include "rules.h"
-#include "stats.h"
-#include "topology.h"
+#include "checks/causes.h"
+#include "checks/check.h"
+#include "util/pidmap.h"
+#include "rules/rules.h"
+#include "util/stats.h"
+#include "coreaudit/topology.h"
 
 #define CA_POLICY_WORST 8
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "event.h"
+#include "util/event.h"
 
 struct ca_state;
 

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "pidmap.h"
+#include "util/event.h"
+#include "util/pidmap.h"
 
 enum ca_task_where {
 	CA_TASK_UNSEEN,		/* no event has told where it is */

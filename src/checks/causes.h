@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "topology.h"
+#include "util/event.h"
+#include "coreaudit/topology.h"
 
 struct ca_state;
 

@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "check.h"
-#include "event.h"
-#include "pidmap.h"
-#include "topology.h"
+#include "checks/check.h"
+#include "util/event.h"
+#include "util/pidmap.h"
+#include "coreaudit/topology.h"
 
 struct ca_fi_task {
 	int pid;

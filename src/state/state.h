@@ -13,10 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coverage.h"
-#include "event.h"
-#include "tasks.h"
-#include "topology.h"
+#include "coreaudit/audit.h"	/* enum ca_identity, an audit option */
+#include "coreaudit/topology.h"
+#include "state/coverage.h"
+#include "state/tasks.h"
+#include "util/event.h"
 
 struct ca_check;
 
@@ -24,12 +25,6 @@ enum ca_cpu_run {
 	CA_CPU_UNKNOWN,		/* before its first event, or after lost events */
 	CA_CPU_IDLE,
 	CA_CPU_TASK,
-};
-
-/* What decides whether two tasks may share a core. */
-enum ca_identity {
-	CA_IDENTITY_COOKIE,	/* kernel cookies (probe, prctl, markers) */
-	CA_IDENTITY_TAG,	/* coreaudit-tag markers (--tags markers) */
 };
 
 enum ca_cookie_source {

@@ -12,11 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "causes.h"
-#include "check.h"
-#include "event.h"
-#include "stats.h"
-#include "topology.h"
+#include "checks/causes.h"
+#include "checks/check.h"
+#include "util/event.h"
+#include "util/stats.h"
+#include "coreaudit/topology.h"
 
 enum ca_window_kind {
 	CA_WINDOW_SKEW,

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "event.h"
-#include "source.h"
-#include "topology.h"
+#include "coreaudit/topology.h"
+#include "sources/readers.h"
+#include "util/event.h"
 
 #define CA_STREAM_HOLD_LIMIT 16384	/* events held while looking for a topology */
 

@@ -1,0 +1,28 @@
+/*
+ * pipeline.h - private to the library: what struct ca_audit points at, the
+ * state and the checks an audit runs (audit.c builds it, the reports and the
+ * unit tests read it).  A program that links libcoreaudit sees the findings
+ * (coreaudit/audit.h), not this.
+ */
+#ifndef CA_PIPELINE_H
+#define CA_PIPELINE_H
+
+#include <stdbool.h>
+
+#include "checks/forcedidle.h"
+#include "checks/isolation.h"
+#include "checks/policy.h"
+#include "coreaudit/audit.h"
+#include "rules/rules.h"
+#include "state/state.h"
+
+struct ca_audit_pipeline {
+	struct ca_state state;
+	struct ca_isolation isolation;
+	struct ca_forcedidle forcedidle;
+	bool has_rules;		/* opts.rules_path was given and parsed */
+	struct ca_rules rules;
+	struct ca_policy policy;	/* with has_rules */
+};
+
+#endif

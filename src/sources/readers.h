@@ -1,0 +1,51 @@
+/*
+ * readers.h - private to the library: reading a source's events (the
+ * pipeline's side of source.h), and the file readers ca_source_open() picks
+ * from, named here for the tests.  Opening and closing a source is public
+ * (coreaudit/source.h).
+ */
+#ifndef CA_SOURCES_READERS_H
+#define CA_SOURCES_READERS_H
+
+#include <stdio.h>
+
+#include "coreaudit/source.h"
+#include "util/event.h"
+
+/**
+ * ca_source_read() - emit every event, in time order, to @fn
+ * Return: 0; a negative errno with @source->error set when the input is bad;
+ *         or what @fn returned to stop.
+ */
+int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
+
+/** ca_tracedat_open() - open a trace-cmd trace.dat. Return: as ca_source_open(). */
+int ca_tracedat_open(struct ca_source *source, const char *path);
+
+/** ca_text_open() - open `trace-cmd report` text. Return: as ca_source_open(). */
+int ca_text_open(struct ca_source *source, const char *path);
+
+/**
+ * ca_text_open_file() - read report text from @file (owned by the source from
+ *                       now on, even on failure), named @path in messages
+ * Return: as ca_source_open().
+ */
+int ca_text_open_file(struct ca_source *source, const char *path, FILE *file);
+
+/**
+ * ca_text_parse_line() - parse one line of `trace-cmd report` text
+ *
+ * A lost-events line ("CPU:1 [12 EVENTS DROPPED]") gives a CA_EV_LOST with
+ * its CPU and count (< 0 unknown) but no timestamp: the gap ends at that
+ * CPU's next event.
+ *
+ * Return: 1 with @ev filled; 0 for a line to skip (an event coreaudit does
+ *         not use, a header such as "cpus=2", a comment, a blank line);
+ *         -EINVAL for any other line (malformed, or not report text);
+ *         -ERANGE for a CPU at or over CA_CPU_LIMIT; an ipi_send_cpumask line
+ *         names the first CPU of its mask and their count (the text source
+ *         emits one event per CPU).
+ */
+int ca_text_parse_line(const char *line, struct ca_event *ev);
+
+#endif
