@@ -14,6 +14,7 @@
 
 #include "checks/isolation.h"
 #include "state/state.h"
+#include "checks/pending.h"
 #include "util/grow.h"
 #include "checks/automata.h"
 
@@ -374,53 +375,67 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 		iso->base.error = -ENOMEM;
 }
 
-static int push_pending(struct ca_isolation *iso, const struct ca_window *window)
-{
-	if (ca_grow(&iso->pending, iso->pending_count, &iso->pending_capacity,
-		    sizeof(*iso->pending)))
-		return -ENOMEM;
-	iso->pending[iso->pending_count++] = (struct ca_pending_window){ .window = *window };
-	return 0;
-}
-
-/* Finalize, in order, the pending windows both of whose CPUs confirmed them. */
+/* Finalize, as they closed, the windows both of whose CPUs confirmed them. */
 static void release_confirmed(struct ca_isolation *iso, const struct ca_state *state)
 {
-	size_t kept = 0;
+	uint32_t *ids;
+	size_t count = ca_pending_take(&iso->pending, &ids);
 
-	for (size_t i = 0; i < iso->pending_count; i++) {
-		struct ca_pending_window *p = &iso->pending[i];
-
-		if (p->is_confirmed[0] && p->is_confirmed[1])
-			finalize_window(iso, state, &p->window);
-		else
-			iso->pending[kept++] = *p;
+	for (size_t i = 0; i < count; i++) {
+		finalize_window(iso, state, &ca_pending_get(&iso->pending, ids[i])->window);
+		ca_pending_remove(&iso->pending, ids[i]);
 	}
-	iso->pending_count = kept;
+}
+
+/*
+ * The part of pending window @id after @from, which a contradiction on one of
+ * its CPUs made unknown, as a window of its own: pending like it.
+ * Return: the new window's id, or -ENOMEM.
+ */
+static long split_uncertain(struct ca_isolation *iso, uint32_t id, uint64_t from)
+{
+	struct ca_pending_window *p = ca_pending_get(&iso->pending, id);
+	struct ca_window tail = p->window;
+	bool is_confirmed[2] = { p->is_confirmed[0], p->is_confirmed[1] };
+
+	tail.start = from;
+	tail.is_uncertain = true;
+	p->window.end = from;
+	step_window(iso, &p->window, CA_WIN_ON_SPLIT);
+	return ca_pending_add(&iso->pending, &tail, is_confirmed);
 }
 
 /*
  * An event on @cpu.  Consistent with what we believed: it confirms every
  * pending window of that CPU that ended by now.  A contradiction: what ran
  * there after its last consistent event is unknown, so the part of each
- * pending window after that instant becomes an uncertain window.
+ * pending window after that instant becomes an uncertain window.  Only the
+ * windows waiting on @cpu are looked at (struct ca_pending).
  */
 static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, int cpu,
 			uint64_t ts, bool is_final)
 {
 	const struct ca_cpu *c = &state->cpus[cpu];
 	bool is_contradiction = c->uncertain_to == ts && c->uncertain_from < ts;
-	size_t count = iso->pending_count;
+	struct ca_pending_cpu *waiting = (size_t)cpu < iso->pending.cpu_count ?
+					 &iso->pending.cpus[cpu] : NULL;
+	size_t kept = 0, count = waiting ? waiting->count : 0;
 
 	for (size_t i = 0; i < count; i++) {
-		struct ca_pending_window *p = &iso->pending[i];
+		uint32_t id = waiting->ids[i];
+		struct ca_pending_window *p = ca_pending_get(&iso->pending, id);
 		struct ca_window *w = &p->window;
-		int side = w->cpus[0] == cpu ? 0 : w->cpus[1] == cpu ? 1 : -1;
+		int side = w->cpus[0] == cpu ? 0 : 1;
+		long tail;
 
-		if (side < 0 || p->is_confirmed[side] || w->end > ts)
+		if (w->end > ts) {
+			waiting->ids[kept++] = id;
 			continue;
+		}
 		p->is_confirmed[side] = true;
 		step_window(iso, w, CA_WIN_ON_SIDE_SEEN);
+		if (p->is_confirmed[!side] && ca_pending_confirmed(&iso->pending, id))
+			iso->base.error = -ENOMEM;
 		/* A window the contradicting event closed was split when it closed. */
 		if (!is_contradiction || (w->end == ts && !is_final) || w->end <= c->uncertain_from ||
 		    w->is_uncertain)
@@ -429,21 +444,31 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, 
 			w->is_uncertain = true;
 			continue;
 		}
-		struct ca_window tail = *w;
-
-		tail.start = c->uncertain_from;
-		tail.is_uncertain = true;
-		w->end = c->uncertain_from;
-		step_window(iso, w, CA_WIN_ON_SPLIT);
-		if (push_pending(iso, &tail)) {
+		tail = split_uncertain(iso, id, c->uncertain_from);
+		if (tail < 0 || (ca_pending_get(&iso->pending, (uint32_t)tail)->is_confirmed[!side] &&
+				 ca_pending_confirmed(&iso->pending, (uint32_t)tail)))
 			iso->base.error = -ENOMEM;
-			return;
-		}
-		p = &iso->pending[i];	/* push_pending may have moved the array */
-		iso->pending[iso->pending_count - 1].is_confirmed[0] = p->is_confirmed[0];
-		iso->pending[iso->pending_count - 1].is_confirmed[1] = p->is_confirmed[1];
 	}
+	if (waiting)
+		waiting->count = kept;
 	release_confirmed(iso, state);
+}
+
+/* The trace ended: every window still pending is judged, as they closed. */
+static void finalize_pending(struct ca_isolation *iso, const struct ca_state *state)
+{
+	uint32_t *ids;
+	long count = ca_pending_all(&iso->pending, &ids);
+
+	if (count < 0) {
+		iso->base.error = -ENOMEM;
+		return;
+	}
+	for (long i = 0; i < count; i++) {
+		finalize_window(iso, state, &ca_pending_get(&iso->pending, ids[i])->window);
+		ca_pending_remove(&iso->pending, ids[i]);
+	}
+	free(ids);
 }
 
 static void isolation_event(struct ca_check *check, const struct ca_state *state,
@@ -454,7 +479,7 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 	track_causes(iso, state, ev);
 	if (iso->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(iso, state, false);
-	if (ev->kind == CA_EV_LOST || !iso->pending_count)
+	if (ev->kind == CA_EV_LOST || !iso->pending.count)
 		return;
 	confirm_cpu(iso, state, ev->cpu, ev->ts, false);
 }
@@ -499,7 +524,7 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 		window.cause = CA_CAUSE_SAME_COOKIE;
 	if (window.cause == CA_CAUSE_UNEXPLAINED)
 		window.evidence = keep_evidence(iso, &window);
-	if (push_pending(iso, &window))
+	if (ca_pending_add(&iso->pending, &window, (bool[2]){ false, false }) < 0)
 		iso->base.error = -ENOMEM;
 }
 
@@ -615,11 +640,9 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	}
 	/* A CPU unobserved at the end answers its pending windows with that. */
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++)
-		if (state->cpus[cpu].uncertain_to == end_ts && iso->pending_count)
+		if (state->cpus[cpu].uncertain_to == end_ts && iso->pending.count)
 			confirm_cpu(iso, state, cpu, end_ts, true);
-	for (size_t i = 0; i < iso->pending_count; i++)
-		finalize_window(iso, state, &iso->pending[i].window);
-	iso->pending_count = 0;
+	finalize_pending(iso, state);
 	release_suspects(iso, state, true);
 	for (size_t i = 0; i < iso->deferred_count; i++) {
 		struct ca_window *window = &iso->deferred[i];
@@ -655,7 +678,8 @@ static int isolation_setup(struct ca_check *check, const struct ca_state *state)
 	iso->segments = calloc(cores, sizeof(*iso->segments));
 	iso->per_core_all = calloc(cores, sizeof(*iso->per_core_all));
 	iso->per_core_violations = calloc(cores, sizeof(*iso->per_core_violations));
-	if (!iso->recent || !iso->segments || !iso->per_core_all || !iso->per_core_violations)
+	if (!iso->recent || !iso->segments || !iso->per_core_all || !iso->per_core_violations ||
+	    ca_pending_size(&iso->pending, iso->cpu_count))
 		return -ENOMEM;
 	return ca_causes_size(&iso->causes, iso->cpu_count);
 }
@@ -701,10 +725,9 @@ void ca_isolation_free(struct ca_isolation *iso)
 	iso->recent = NULL;
 	free(iso->list);
 	free(iso->deferred);
-	free(iso->pending);
+	ca_pending_free(&iso->pending);
 	free(iso->suspects);
 	iso->suspects = NULL;
-	iso->pending = NULL;
 	iso->deferred = NULL;
 	iso->list = NULL;
 	iso->list_count = 0;

@@ -55,7 +55,7 @@ struct ca_trace_line {
 	int cpu;
 	enum ca_event_kind kind;
 	int pid;		/* common_pid */
-	int a, b;		/* switch: prev, next; wakeup: pid, target; ipi: mask */
+	int a, b;		/* switch: prev, next; wakeup: pid, target; ipi: target, resched */
 };
 
 #define CA_RECENT_EVENTS 8
@@ -77,6 +77,35 @@ struct ca_cpu_recent {
 struct ca_pending_window {
 	struct ca_window window;
 	bool is_confirmed[2];
+	uint64_t seq;		/* the order windows closed in: they are judged in it */
+};
+
+/* The ids of the pending windows one CPU has not confirmed yet. */
+struct ca_pending_cpu {
+	uint32_t *ids;
+	size_t count;
+	size_t room;
+};
+
+/*
+ * The pending windows (pending.c), in slots that stay put, found by the CPU
+ * that has to confirm them: an event looks at its own CPU's, not at every
+ * core's.
+ */
+struct ca_pending {
+	struct ca_pending_window *slots;
+	size_t slot_count;		/* used and free */
+	size_t slot_room;
+	uint32_t *free_ids;
+	size_t free_count;
+	size_t free_room;
+	struct ca_pending_cpu *cpus;	/* [cpu_count] */
+	size_t cpu_count;
+	size_t count;			/* pending windows */
+	uint64_t next_seq;
+	uint32_t *confirmed;		/* ids both CPUs confirmed, to judge now */
+	size_t confirmed_count;
+	size_t confirmed_room;
 };
 
 struct ca_segment {
@@ -116,9 +145,7 @@ struct ca_isolation {
 	size_t list_skew_scan;	/* full list: no skew window before this index */
 	size_t list_capacity;
 	uint64_t list_dropped;
-	struct ca_pending_window *pending;
-	size_t pending_count;
-	size_t pending_capacity;
+	struct ca_pending pending;
 	/* Would-be violations, until every CPU of their core has shown past them. */
 	struct ca_window *suspects;
 	size_t suspect_count;

@@ -22,7 +22,9 @@
 #include "coreaudit/live.h"
 #include "coreaudit/number.h"
 #include "sources/decode.h"
+#include "sources/livefit.h"
 #include "sources/readers.h"
+#include "util/heap.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
 /* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */
@@ -162,9 +164,6 @@ static int enable_events(struct live *live, struct ca_source *source)
 
 static int open_cpus(struct live *live, struct ca_source *source)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-
-	live->cpu_count = cpus < 1 ? 1 : cpus > CA_CPU_LIMIT ? CA_CPU_LIMIT : (int)cpus;
 	live->cpus = calloc(live->cpu_count, sizeof(*live->cpus));
 	if (!live->cpus) {
 		live->cpu_count = 0;
@@ -263,25 +262,34 @@ static int emit_next(struct live *live, int cpu, ca_event_fn fn, void *ctx)
 	return ret;
 }
 
-/* Emit, in time order, every event read so far up to @watermark. */
+/*
+ * Emit, in time order, every event read so far up to @watermark: a heap of
+ * the CPUs' next events (the lowest CPU on a tie), O(log CPUs) an event.
+ */
 static int merge(struct live *live, uint64_t watermark, ca_event_fn fn, void *ctx)
 {
-	for (;;) {
-		int best = -1;
+	struct ca_heap heap;
+	struct ca_heap_item top;
+	int ret = 0;
 
-		for (int cpu = 0; cpu < live->cpu_count; cpu++) {
-			peek(&live->cpus[cpu]);
-			if (live->cpus[cpu].event && live->cpus[cpu].ts <= watermark &&
-			    (best < 0 || live->cpus[cpu].ts < live->cpus[best].ts))
-				best = cpu;
-		}
-		if (best < 0)
-			return 0;
-		int ret = emit_next(live, best, fn, ctx);
-
-		if (ret)
-			return ret;
+	ca_heap_init(&heap);
+	for (int cpu = 0; cpu < live->cpu_count && !ret; cpu++) {
+		peek(&live->cpus[cpu]);
+		if (live->cpus[cpu].event)
+			ret = ca_heap_push(&heap, live->cpus[cpu].ts, cpu);
 	}
+	while (!ret && ca_heap_top(&heap, &top) && top.key <= watermark) {
+		struct live_cpu *c = &live->cpus[top.id];
+
+		ret = emit_next(live, top.id, fn, ctx);
+		peek(c);
+		if (c->event)
+			ca_heap_replace_top(&heap, c->ts);
+		else
+			ca_heap_pop(&heap);
+	}
+	ca_heap_free(&heap);
+	return ret;
 }
 
 static int drain(struct live *live, bool is_final, ca_event_fn fn, void *ctx)
@@ -334,7 +342,7 @@ static void live_close(struct ca_source *source)
 
 	if (!live)
 		return;
-	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
+	for (int cpu = 0; live->cpus && cpu < live->cpu_count; cpu++) {
 		struct live_cpu *c = &live->cpus[cpu];
 
 		while (c->head) {
@@ -467,9 +475,24 @@ static int create_instance(struct live *live, struct ca_source *source)
 	return 0;
 }
 
+/*
+ * Every possible CPU (per-CPU tracefs buffers exist for those that never come
+ * online), and what that many need: file descriptors and ring-buffer memory.
+ */
+static int fit_machine(struct live *live, struct ca_source *source, char *note, size_t len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	live->cpu_count = cpus < 1 ? 1 : cpus > CA_CPU_LIMIT ? CA_CPU_LIMIT : (int)cpus;
+	live->opts.buffer_kb = ca_live_fit_buffer_kb(live->opts.buffer_kb, live->cpu_count, note,
+						     len);
+	return ca_live_fit_files(live->cpu_count, note, len, source->error, sizeof(source->error));
+}
+
 int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 {
 	struct live *live = calloc(1, sizeof(*live));
+	char note[300] = "";
 	int ret;
 
 	memset(source, 0, sizeof(*source));
@@ -483,7 +506,9 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 	if (!live)
 		return -ENOMEM;
 	live->opts = *opts;
-	ret = create_instance(live, source);
+	ret = fit_machine(live, source, note, sizeof(note));
+	if (!ret)
+		ret = create_instance(live, source);
 	if (!ret)
 		ret = ca_decoders_build(&live->decoders, live->tep, &source->info);
 	if (!ret)
@@ -492,5 +517,9 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 		ret = open_cpus(live, source);
 	if (!ret && tracefs_trace_on(live->instance))
 		ret = -EIO;
+	if (note[0])	/* after the probe's warnings, which replace what was there */
+		snprintf(source->warning + strlen(source->warning),
+			 sizeof(source->warning) - strlen(source->warning), "%s%s",
+			 source->warning[0] ? "; " : "", note);
 	return ret;
 }

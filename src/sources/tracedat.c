@@ -26,6 +26,7 @@
 #include "sources/probe.h"
 #include "sources/pages.h"
 #include "sources/zchunks.h"
+#include "util/heap.h"
 
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -251,33 +252,46 @@ static int report_early_ends(struct emit_ctx *emit, int cpus, unsigned long long
 	return ret;
 }
 
-/* One libtracecmd record per event, the earliest CPU first (the lowest on a tie). */
+/*
+ * @cpu's next record into @heap (by its time; the lowest CPU on a tie), or
+ * its end noted.  @is_top: @cpu is the heap's top, to be replaced or removed.
+ */
+static int queue_cpu(struct emit_ctx *emit, struct ca_heap *heap, int cpu, bool is_top)
+{
+	struct tep_record *rec = tracecmd_peek_data(emit->td->handle, cpu);
+
+	if (rec && is_top) {
+		ca_heap_replace_top(heap, rec->ts);
+		return 0;
+	}
+	if (is_top)
+		ca_heap_pop(heap);
+	return rec ? ca_heap_push(heap, rec->ts, cpu) : end_cpu(emit, &emit->rcpus[cpu]);
+}
+
+/* One libtracecmd record per event, merged by a heap: O(log CPUs) an event. */
 static int read_merged(struct emit_ctx *emit, int cpus)
 {
 	struct tracecmd_input *handle = emit->td->handle;
+	struct ca_heap heap;
+	struct ca_heap_item top;
 	int ret = 0;
 
-	for (;;) {
-		struct tep_record *rec, *best = NULL;
-		int best_cpu = -1;
+	ca_heap_init(&heap);
+	for (int cpu = 0; !ret && cpu < cpus; cpu++)
+		if (!emit->rcpus[cpu].is_done)
+			ret = queue_cpu(emit, &heap, cpu, false);
+	while (!ret && ca_heap_top(&heap, &top)) {
+		struct tep_record *rec;
 
-		for (int cpu = 0; !ret && cpu < cpus; cpu++) {
-			if (emit->rcpus[cpu].is_done)
-				continue;
-			rec = tracecmd_peek_data(handle, cpu);
-			if (!rec)
-				ret = end_cpu(emit, &emit->rcpus[cpu]);
-			else if (!best || rec->ts < best->ts)
-				best = rec, best_cpu = cpu;
-		}
-		if (!ret && best)
-			ret = report_early_ends(emit, cpus, best->ts);
-		if (ret || !best)
-			break;
-		rec = tracecmd_read_data(handle, best_cpu);
-		ret = rec ? take_record(emit, &emit->rcpus[best_cpu], rec) : 0;
+		ret = report_early_ends(emit, cpus, top.key);
+		rec = ret ? NULL : tracecmd_read_data(handle, (int)top.id);
+		ret = rec ? take_record(emit, &emit->rcpus[top.id], rec) : ret;
 		tracecmd_free_record(rec);
+		if (!ret)
+			ret = queue_cpu(emit, &heap, (int)top.id, true);
 	}
+	ca_heap_free(&heap);
 	for (int cpu = 0; !ret && cpu < cpus; cpu++)
 		if (emit->rcpus[cpu].has_damage)
 			ret = report_damage(emit, &emit->rcpus[cpu], emit->last_ts, true);

@@ -35,6 +35,7 @@
 
 #include "sources/zchunks.h"
 #include "util/grow.h"
+#include "util/heap.h"
 
 #define MAX_SECTION (256u << 20)	/* a header section, options: kilobytes to megabytes */
 #define MAX_HEADERS (1u << 30)		/* version 6 headers, kallsyms included */
@@ -617,6 +618,11 @@ static int layout_v7(struct ca_layout *layout, int fd, const char **why)
 	return ret;
 }
 
+static int compare_cpus(const void *a, const void *b)
+{
+	return ((const struct ca_layout_cpu *)a)->cpu - ((const struct ca_layout_cpu *)b)->cpu;
+}
+
 int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size_t error_len)
 {
 	unsigned char head[18];
@@ -646,6 +652,8 @@ int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size
 	close(fd);
 	if (ret == -EINVAL)
 		snprintf(error, error_len, "%s", why ? why : "the headers are damaged");
+	if (!ret && layout->cpu_count > 1)	/* merges break ties by CPU: keep them in order */
+		qsort(layout->cpus, layout->cpu_count, sizeof(*layout->cpus), compare_cpus);
 	return ret;
 }
 
@@ -979,19 +987,26 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 	return 0;
 }
 
-/* The earliest current event; the lowest CPU on a tie, as libtracecmd merges. */
-static struct zcpu *earliest(struct ca_zchunks *z)
+/*
+ * The CPUs with a current event, by its time, the lowest CPU on a tie (as
+ * libtracecmd merges): ids are indexes of z->cpus, which ca_zchunks_open()
+ * keeps in CPU order.
+ */
+static int heap_of_events(struct ca_zchunks *z, struct ca_heap *heap)
 {
-	struct zcpu *best = NULL;
+	int ret = 0;
 
-	for (int i = 0; i < z->cpu_count; i++) {
-		struct zcpu *c = &z->cpus[i];
+	for (int i = 0; !ret && i < z->cpu_count; i++)
+		if (z->cpus[i].has_event)
+			ret = ca_heap_push(heap, z->cpus[i].event.ts, i);
+	return ret;
+}
 
-		if (c->has_event && (!best || c->event.ts < best->event.ts ||
-				     (c->event.ts == best->event.ts && c->cpu < best->cpu)))
-			best = c;
-	}
-	return best;
+static struct zcpu *earliest(struct ca_zchunks *z, const struct ca_heap *heap)
+{
+	struct ca_heap_item top;
+
+	return ca_heap_top(heap, &top) ? &z->cpus[top.id] : NULL;
 }
 
 static int report_damage(struct zcpu *c, const struct ca_read_fns *fns, uint64_t ts,
@@ -1036,14 +1051,17 @@ int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
 {
 	unsigned long long last_ts = 0;
 	bool has_read = false;
+	struct ca_heap heap;
 	struct zcpu *c;
 	int ret = 0;
 
+	ca_heap_init(&heap);
 	for (int i = 0; !ret && i < z->cpu_count; i++)
 		ret = start_cpu(z, &z->cpus[i]);
+	ret = ret ? ret : heap_of_events(z, &heap);
 	if (!ret)
-		ret = report_empty_streams(z, fns, earliest(z));
-	while (!ret && (c = earliest(z))) {
+		ret = report_empty_streams(z, fns, earliest(z, &heap));
+	while (!ret && (c = earliest(z, &heap))) {
 		if (c->has_damage)
 			ret = report_damage(c, fns, c->event.ts, false);
 		if (!ret)
@@ -1052,9 +1070,14 @@ int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
 		last_ts = c->last_ts = c->event.ts;
 		if (!ret)
 			ret = advance(z, c);
+		if (!ret && c->has_event)
+			ca_heap_replace_top(&heap, c->event.ts);
+		else if (!ret)
+			ca_heap_pop(&heap);
 		if (!ret && !c->has_event && c->has_damage)
 			ret = report_damage(c, fns, c->last_ts, true);
 	}
+	ca_heap_free(&heap);
 	if (!ret)
 		ret = report_stream_ends(z, fns, last_ts);
 	if (!ret && !has_read && z->cpu_count)

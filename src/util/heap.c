@@ -27,20 +27,25 @@ static void sift_up(struct ca_heap *heap, size_t at)
 	}
 }
 
+/* The item at @at moves down to its place: children move up into the hole it leaves. */
 static void sift_down(struct ca_heap *heap, size_t at)
 {
-	for (;;) {
-		size_t least = at, left = 2 * at + 1, right = left + 1;
+	struct ca_heap_item *items = heap->items, held = items[at];
+	size_t count = heap->count;
 
-		if (left < heap->count && is_before(&heap->items[left], &heap->items[least]))
-			least = left;
-		if (right < heap->count && is_before(&heap->items[right], &heap->items[least]))
-			least = right;
-		if (least == at)
-			return;
-		swap_items(&heap->items[at], &heap->items[least]);
-		at = least;
+	for (;;) {
+		size_t child = 2 * at + 1;
+
+		if (child >= count)
+			break;
+		if (child + 1 < count && is_before(&items[child + 1], &items[child]))
+			child++;
+		if (!is_before(&items[child], &held))
+			break;
+		items[at] = items[child];
+		at = child;
 	}
+	items[at] = held;
 }
 
 void ca_heap_init(struct ca_heap *heap)
