@@ -23,7 +23,7 @@ struct ca_topology {
 	int *core_of_cpu;		/* [cpu_count]; -1: CPU not in the topology */
 	int *sibling_count;		/* [core_count] */
 	int (*siblings)[CA_MAX_SIBLINGS];	/* [core_count] */
-	int cpu_room;			/* allocated entries of core_of_cpu */
+	size_t cpu_room;		/* allocated entries of core_of_cpu */
 	int core_room;			/* of sibling_count and siblings */
 };
 

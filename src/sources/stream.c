@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sources/stream.h"
+#include "util/grow.h"
 
 #define TOPOLOGY_MARKER "coreaudit-topology "
 #define TOPOLOGY_PART_MARKER "coreaudit-topology+ "
@@ -45,25 +46,6 @@ void ca_stream_free(struct ca_stream *stream)
 	stream->marker_parts = NULL;
 }
 
-/* Room in waiting_on_cpu for @cpu (below CA_CPU_LIMIT), new entries -1. */
-static int room_for_cpu(struct ca_stream *stream, int cpu)
-{
-	int room = stream->cpu_room ? stream->cpu_room : 64;
-	long *grown;
-
-	if (cpu < stream->cpu_room)
-		return 0;
-	while (room <= cpu)
-		room *= 2;
-	grown = realloc(stream->waiting_on_cpu, room * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	for (int i = stream->cpu_room; i < room; i++)
-		grown[i] = -1;
-	stream->waiting_on_cpu = grown;
-	stream->cpu_room = room;
-	return 0;
-}
 
 static struct ca_event *queue_at(struct ca_stream *stream, size_t index)
 {
@@ -88,7 +70,7 @@ static int queue_grow(struct ca_stream *stream)
 
 static bool is_waiting(const struct ca_stream *stream, unsigned long long position, int cpu)
 {
-	return cpu < stream->cpu_room && stream->waiting_on_cpu[cpu] >= 0 &&
+	return (size_t)cpu < stream->cpu_room && stream->waiting_on_cpu[cpu] >= 0 &&
 	       (unsigned long long)stream->waiting_on_cpu[cpu] == position;
 }
 
@@ -236,8 +218,9 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 
 	if (ev->cpu < 0 || ev->cpu >= CA_CPU_LIMIT)
 		return -ERANGE;
-	if (room_for_cpu(stream, ev->cpu))
-		return -ENOMEM;
+	if (ca_grow_filled(&stream->waiting_on_cpu, ev->cpu, &stream->cpu_room,
+			   sizeof(*stream->waiting_on_cpu), 0xff))
+		return -ENOMEM;	/* new entries -1: no switch waits */
 	if (is_topology_marker(ev)) {
 		ret = take_topology(stream, ev);
 		if (ret)

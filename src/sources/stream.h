@@ -31,7 +31,7 @@ struct ca_stream {
 	size_t count;
 	size_t capacity;
 	long *waiting_on_cpu;	/* per CPU: queue position of the switch awaiting its probe, -1 none */
-	int cpu_room;		/* entries of waiting_on_cpu: grows with the CPUs seen */
+	size_t cpu_room;	/* entries of waiting_on_cpu: grows with the CPUs seen */
 	char *marker_parts;	/* "coreaudit-topology+" markers so far: the start of one topology */
 	unsigned long long position;		/* events ever queued */
 	ca_event_fn sink;

@@ -40,25 +40,6 @@ static int parse_cpu(const char **pos, const char *text, int *cpu, char *err, in
 	return 0;
 }
 
-/* Room for CPU @cpu in core_of_cpu, new entries -1. */
-static int room_for_cpu(struct ca_topology *topo, int cpu)
-{
-	int room = topo->cpu_room ? topo->cpu_room : 64;
-	int *grown;
-
-	if (cpu < topo->cpu_room)
-		return 0;
-	while (room <= cpu)
-		room *= 2;
-	grown = realloc(topo->core_of_cpu, room * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	for (int i = topo->cpu_room; i < room; i++)
-		grown[i] = -1;
-	topo->core_of_cpu = grown;
-	topo->cpu_room = room;
-	return 0;
-}
 
 /* Room for core @core in sibling_count and siblings, new entries empty. */
 static int room_for_core(struct ca_topology *topo, int core)
@@ -83,7 +64,8 @@ static int room_for_core(struct ca_topology *topo, int core)
 
 static int add_cpu(struct ca_topology *topo, int core, int cpu, char *err, int err_len)
 {
-	if (room_for_cpu(topo, cpu)) {
+	/* new entries -1: not in the topology */
+	if (ca_grow_filled(&topo->core_of_cpu, cpu, &topo->cpu_room, sizeof(int), 0xff)) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
@@ -201,7 +183,8 @@ int ca_topology_copy(struct ca_topology *dst, const struct ca_topology *src)
 	       src->core_count * sizeof(*dst->sibling_count));
 	memcpy(dst->siblings, src->siblings, src->core_count * sizeof(*dst->siblings));
 	dst->core_count = src->core_count;
-	dst->cpu_count = dst->cpu_room = src->cpu_count;
+	dst->cpu_count = src->cpu_count;
+	dst->cpu_room = (size_t)src->cpu_count;
 	dst->core_room = src->core_count + 1;
 	return 0;
 }

@@ -25,6 +25,11 @@ int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size)
 
 int ca_grow_zeroed(void *array, size_t index, size_t *room, size_t item_size)
 {
+	return ca_grow_filled(array, index, room, item_size, 0);
+}
+
+int ca_grow_filled(void *array, size_t index, size_t *room, size_t item_size, int fill)
+{
 	char **items = array;
 	size_t more = *room ? *room : 64;
 	char *grown;
@@ -36,7 +41,7 @@ int ca_grow_zeroed(void *array, size_t index, size_t *room, size_t item_size)
 	grown = realloc(*items, more * item_size);
 	if (!grown)
 		return -ENOMEM;
-	memset(grown + *room * item_size, 0, (more - *room) * item_size);
+	memset(grown + *room * item_size, fill, (more - *room) * item_size);
 	*items = grown;
 	*room = more;
 	return 0;

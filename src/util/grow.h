@@ -22,4 +22,11 @@ int ca_grow(void *array, size_t count, size_t *capacity, size_t item_size);
  */
 int ca_grow_zeroed(void *array, size_t index, size_t *room, size_t item_size);
 
+/**
+ * ca_grow_filled() - as ca_grow_zeroed(), every byte of the new items @fill
+ *                    (0xff: integers of -1, "none" in a table indexed by CPU)
+ * Return: 0, or -ENOMEM with the array as it was.
+ */
+int ca_grow_filled(void *array, size_t index, size_t *room, size_t item_size, int fill);
+
 #endif
