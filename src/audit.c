@@ -33,6 +33,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_forced_idle_pct = -1;
 	opts->max_starvation_ns = -1;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
+	opts->threads = 1;
 }
 
 const char *ca_verdict_name(enum ca_verdict verdict)
@@ -605,6 +606,16 @@ static enum ca_result decide(struct ca_audit *audit)
 	return CA_RESULT_PASS;
 }
 
+/*
+ * Two threads for a file: reading on this one, the pipeline on a worker (the
+ * findings are the same, event for event).  A live source calls back into
+ * the audit between its drains: one thread.
+ */
+static bool is_handed_off(const struct ca_audit *audit, const struct ca_source *source)
+{
+	return audit->opts.threads > 1 && strcmp(source->info.format, "live");
+}
+
 static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 {
 	struct ca_audit *audit = run->audit;
@@ -616,7 +627,9 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	if (!ret && topo)
 		ret = setup_pipeline(run, topo);
 	if (!ret)
-		ret = ca_source_read(source, ca_stream_push, &run->stream);
+		ret = is_handed_off(audit, source) ?
+		      ca_source_read_handoff(source, ca_stream_push, &run->stream) :
+		      ca_source_read(source, ca_stream_push, &run->stream);
 	if (!ret)
 		ret = ca_stream_flush(&run->stream);
 	if (!ret && run->is_ready)

@@ -39,6 +39,8 @@ struct ca_audit_options {
 	bool has_max_forced_idle;
 	bool has_max_starvation;
 	bool use_record_reader;		/* trace.dat: libtracecmd records, the reference */
+	int threads;			/* 2 or more: a file is read on one thread while
+					 * its events are checked on another (1: one) */
 };
 
 enum ca_verdict {

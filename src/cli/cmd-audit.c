@@ -2,7 +2,9 @@
  * cmd-audit.c - `coreaudit audit`: parse options, run the audit, print a report,
  * exit with the verdict's code.
  */
+#define _GNU_SOURCE	/* sched_getaffinity */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 
 #define DEFAULT_TOP 10
 #define MAX_TOP 1000000
+#define MAX_JOBS 1024
 
 /* The one option table of this mode: getopt, parsing and --help come from it. */
 static const struct ca_option options[] = {
@@ -49,6 +52,9 @@ static const struct ca_option options[] = {
 	  "read a trace.dat one libtracecmd record per event,\nthe slower reference for the "
 	  "default readers (zstd\nfiles chunk by chunk, others in place from pages)",
 	  "records|pages"),
+	CA_OPTION_COUNT('J', "jobs", "N",
+	  "threads (default: the CPUs this process may use);\n2 or more: the file is read on "
+	  "one while the\nchecks run on another, with the same findings", MAX_JOBS),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
 };
 
@@ -68,6 +74,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
+		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
@@ -92,9 +99,19 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		return 0;
 	if (id == CA_LONG_ONLY('n'))
 		parsed->report->top = (int)value->count;
+	else if (id == 'J')
+		parsed->opts->threads = (int)value->count;
 	else if (id == 'j')
 		parsed->is_json = true;
 	return 0;
+}
+
+/* The CPUs this process may run on (its affinity): the default of --jobs. */
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
 /* Return: 0, 1 after --help, -1 on a usage error (printed). */
@@ -149,6 +166,7 @@ int ca_cmd_audit(int argc, char **argv)
 	int ret;
 
 	ca_audit_options_default(&opts);
+	opts.threads = usable_cpus();
 	ret = parse_args(argc, argv, &parsed);
 	audit = ret ? NULL : calloc(1, sizeof(*audit));
 	if (!audit) {

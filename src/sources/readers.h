@@ -19,6 +19,14 @@
  */
 int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
 
+/**
+ * ca_source_read_handoff() - ca_source_read() on this thread, @fn called on
+ *                            a worker thread, every event in the same order
+ *                            (a file source only: not the live one)
+ * Return: as ca_source_read().
+ */
+int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx);
+
 /** ca_tracedat_open() - open a trace-cmd trace.dat. Return: as ca_source_open(). */
 int ca_tracedat_open(struct ca_source *source, const char *path);
 
