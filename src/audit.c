@@ -207,7 +207,7 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 	char topo[256];
 
 	if (ret == -EDOM) {
-		ca_topology_format(&audit->pipeline->state.topo, topo, sizeof(topo));
+		ca_topology_brief(&audit->pipeline->state.topo, topo, sizeof(topo));
 		return fail_input(audit, run->is_topology_from_option ? CA_RESULT_BAD_OPTIONS
 								      : CA_RESULT_BAD_INPUT,
 				  "%s: events on CPU %d, which the topology \"%s\" does not name",
@@ -388,8 +388,7 @@ static void judge_topology(struct ca_audit *audit)
 	for (int core = 0; core < topo->core_count; core++)
 		if (topo->sibling_count[core] > 1)
 			return;
-	if (ca_topology_format(topo, text, sizeof(text)) >= (int)sizeof(text))
-		snprintf(text + sizeof(text) - 4, 4, "...");
+	ca_topology_brief(topo, text, sizeof(text));
 	ca_reason_measure(add_reason(audit, "the topology \"%s\" puts every CPU in a core of its "
 				     "own: no SMT siblings to compare (give the siblings of each "
 				     "core, e.g. \"0,1 2,3\")", text), "topology", 0, NULL);
@@ -539,7 +538,7 @@ static void collect_warnings(struct ca_audit *audit)
 	if (audit->is_marker_different) {
 		char topo[128];
 
-		ca_topology_format(&state->topo, topo, sizeof(topo));
+		ca_topology_brief(&state->topo, topo, sizeof(topo));
 		add_warning(audit, "--topology \"%s\" differs from the trace's coreaudit-topology "
 			    "marker \"%s\": the option is used (without it, the marker would be)",
 			    topo, audit->topology_marker);

@@ -54,6 +54,13 @@ int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len);
 int ca_topology_format(const struct ca_topology *topo, char *buf, int len);
 
 /**
+ * ca_topology_brief() - as ca_topology_format(), but a topology longer than
+ *                       @buf ends after a whole core with " ... (N cores, M
+ *                       CPUs)": for messages and reports
+ */
+void ca_topology_brief(const struct ca_topology *topo, char *buf, int len);
+
+/**
  * ca_topology_text() - the topology as "0,1 2,3", allocated
  * Return: the text (free() it), or NULL when out of memory.
  */

@@ -55,7 +55,7 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 	const struct ca_state *state = &audit->pipeline->state;
 	char topo[256], span[32];
 
-	ca_topology_format(&state->topo, topo, sizeof(topo));
+	ca_topology_brief(&state->topo, topo, sizeof(topo));
 	fprintf(out, "\ntrace: %s (%s, clock %s)\n", audit->opts.path, audit->info.format,
 		audit->info.clock);
 	fprintf(out, "  span %s, %" PRIu64 " events, topology \"%s\" (%s), identity %s, "

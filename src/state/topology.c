@@ -206,6 +206,25 @@ int ca_topology_format(const struct ca_topology *topo, char *buf, int len)
 	return used;
 }
 
+void ca_topology_brief(const struct ca_topology *topo, char *buf, int len)
+{
+	char tail[64];
+	int tail_len, cpus = 0;
+
+	if (ca_topology_format(topo, buf, len) < len)
+		return;
+	for (int core = 0; core < topo->core_count; core++)
+		cpus += topo->sibling_count[core];
+	tail_len = snprintf(tail, sizeof(tail), " ... (%d cores, %d CPUs)", topo->core_count, cpus);
+	if (len <= tail_len + 1)
+		return;
+	/* cut after a whole core, and say how many there are */
+	buf[len - tail_len - 1] = '\0';
+	if (strrchr(buf, ' '))
+		*strrchr(buf, ' ') = '\0';
+	strncat(buf, tail, len - strlen(buf) - 1);
+}
+
 char *ca_topology_text(const struct ca_topology *topo)
 {
 	int len = ca_topology_format(topo, NULL, 0) + 1;

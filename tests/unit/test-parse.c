@@ -169,6 +169,35 @@ START_TEST(test_topology_rows)
 }
 END_TEST
 
+/* 256 cores of siblings n and n+256, as x86 numbers a two-socket EPYC: text, copy, brief. */
+START_TEST(test_topology_many_cpus)
+{
+	char spec[4096] = "", err[160], brief[64];
+	struct ca_topology topo, copy;
+	size_t used = 0;
+	char *text;
+
+	for (int core = 0; core < 256; core++)
+		used += snprintf(spec + used, sizeof(spec) - used, "%s%d,%d", core ? " " : "", core,
+				 core + 256);
+	ck_assert_int_eq(ca_topology_parse(spec, &topo, err, sizeof(err)), 0);
+	ck_assert_int_eq(topo.core_count, 256);
+	ck_assert_int_eq(topo.cpu_count, 512);
+	ck_assert_int_eq(ca_topology_core_of(&topo, 300), 44);
+	ck_assert_int_eq(ca_topology_core_of(&topo, 512), -1);
+	ck_assert_int_eq(ca_topology_core_of(&topo, -1), -1);
+	ck_assert_int_eq(ca_topology_copy(&copy, &topo), 0);
+	ca_topology_free(&topo);
+	text = ca_topology_text(&copy);
+	ck_assert_str_eq(text, spec);
+	ck_assert_int_eq(ca_topology_format(&copy, brief, sizeof(brief)), (int)strlen(spec));
+	ca_topology_brief(&copy, brief, sizeof(brief));
+	ck_assert_str_eq(brief, "0,256 1,257 2,258 3,259 4,260 5,261 ... (256 cores, 512 CPUs)");
+	free(text);
+	ca_topology_free(&copy);
+}
+END_TEST
+
 Suite *topology_suite(void)
 {
 	Suite *s = suite_create("topology");
@@ -176,6 +205,7 @@ Suite *topology_suite(void)
 
 	tcase_add_loop_test(tc, test_topology_rows, 0,
 			    sizeof(topology_rows) / sizeof(topology_rows[0]));
+	tcase_add_test(tc, test_topology_many_cpus);
 	suite_add_tcase(s, tc);
 	return s;
 }
