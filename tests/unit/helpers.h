@@ -51,5 +51,6 @@ Suite *coverage_suite(void);
 Suite *json_suite(void);
 Suite *heap_suite(void);
 Suite *automata_suite(void);
+Suite *livefit_suite(void);
 
 #endif
