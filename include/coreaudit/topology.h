@@ -7,6 +7,8 @@
 #ifndef COREAUDIT_TOPOLOGY_H
 #define COREAUDIT_TOPOLOGY_H
 
+#include <stddef.h>
+
 /*
  * CPU numbers are below the kernel's largest NR_CPUS (x86 MAXSMP: 8192); a
  * number at or over it is damaged input.  Nothing is sized by it: tables are

@@ -10,8 +10,8 @@
 #    d-cookies x 16 sparse (absent CPUs between copies); d-nocookies x 32 by
 #    its coreaudit-tag markers (pids in markers shifted); the bundled example
 #    x 32 by its coreaudit-topology marker (rewritten for the tiled machine);
-#    d-cookies x 32 with its reschedule IPIs written as ipi_send_cpumask
-#    (cpumasks re-encoded at the output's width);
+#    d-cookies x 32 and x 256 (512 CPUs) with its reschedule IPIs written as
+#    ipi_send_cpumask (cpumasks re-encoded at the output's width: 512 bits);
 #  - every window of every copy where coreaudit lists them all (d-cookies x 8,
 #    d-smt4 x 4); else the windows it lists (the first 10000 to end);
 #  - one copy reads, in trace-cmd report, exactly as the input; cookies rebuilt
@@ -140,6 +140,13 @@ tiling cpumask-x32-packed "$traces/d-cookies.dat" 32 packed --ipi-as-cpumask &&
 check "cpumask-x32-packed: copy 31's IPIs name its CPUs, 62 and 63" \
 	test "$(trace-cmd report -i "$tap_tmp/cpumask-x32-packed.dat" 2> /dev/null |
 	grep -o 'cpumask=6[23] ' | sort | uniq -c | wc -l)" = 2
+# Masks 512 bits wide (8 longs): CPUs past 64 named by the mask alone.
+tiling cpumask-x256-split "$traces/d-cookies.dat" 256 split --ipi-as-cpumask &&
+	audited cpumask-x256-split "$traces/d-cookies.dat" 0,1
+check "cpumask-x256-split: IPIs to CPUs past 64 in masks of 512 bits" \
+	test "$(trace-cmd report -i "$tap_tmp/cpumask-x256-split.dat" 2> /dev/null |
+	grep -c 'cpumask=511 ')" -gt 0
+rm -f "$tap_tmp"/cpumask-x256-split.dat
 
 # Few enough windows for coreaudit to list them all (10000): every window of
 # every copy compared.
