@@ -182,6 +182,9 @@ static int consume(void *ctx, const struct ca_event *ev)
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
+	/* An IPI to a CPU mask is one event per target: counted once, as a send. */
+	if (ev->kind == CA_EV_IPI && !ev->ipi.is_first_target)
+		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
 		audit->resched_ipis++;

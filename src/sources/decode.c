@@ -281,7 +281,8 @@ static bool is_cpu_set(const struct decoder *d, const unsigned char *mask, int l
 	int long_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
 	int byte = cpu / 8;
 
-	if (!d->is_native && tep_is_file_bigendian(d->tep))
+	/* The file's longs, in the file's byte order, whatever the host's. */
+	if (tep_is_file_bigendian(d->tep))
 		byte = byte / long_size * long_size + (long_size - 1 - byte % long_size);
 	return byte < len && (mask[byte] >> (cpu % 8) & 1);
 }

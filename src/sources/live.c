@@ -162,6 +162,15 @@ static int enable_events(struct live *live, struct ca_source *source)
 	return 0;
 }
 
+/* Whether the instance has a buffer for @cpu (per_cpu/cpuN: every possible CPU). */
+static bool is_cpu_buffer(const struct live *live, int cpu)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "per_cpu/cpu%d", cpu);
+	return tracefs_dir_exists(live->instance, name);
+}
+
 static int open_cpus(struct live *live, struct ca_source *source)
 {
 	live->cpus = calloc(live->cpu_count, sizeof(*live->cpus));
@@ -173,6 +182,8 @@ static int open_cpus(struct live *live, struct ca_source *source)
 	for (int cpu = 0; cpu < live->cpu_count; cpu++) {
 		struct live_cpu *c = &live->cpus[cpu];
 
+		if (!is_cpu_buffer(live, cpu))
+			continue;	/* a gap in sparse numbering: no such CPU */
 		c->tcpu = tracefs_cpu_open(live->instance, cpu, true);
 		c->kbuf = tep_kbuffer(live->tep);
 		if (!c->tcpu || !c->kbuf) {
@@ -190,7 +201,7 @@ static int open_cpus(struct live *live, struct ca_source *source)
 /* Read every page the CPU has now (non-blocking), keeping copies in order. */
 static int read_pages(struct live *live, struct live_cpu *c)
 {
-	for (;;) {
+	while (c->tcpu) {
 		struct page *page = malloc(sizeof(*page) + live->page_size);
 		int ret;
 
@@ -217,6 +228,7 @@ static int read_pages(struct live *live, struct live_cpu *c)
 			c->head = page;
 		c->tail = page;
 	}
+	return 0;
 }
 
 /* The next event of a CPU, loading its next page when the current one ends. */
@@ -481,9 +493,7 @@ static int create_instance(struct live *live, struct ca_source *source)
  */
 static int fit_machine(struct live *live, struct ca_source *source, char *note, size_t len)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-
-	live->cpu_count = cpus < 1 ? 1 : cpus > CA_CPU_LIMIT ? CA_CPU_LIMIT : (int)cpus;
+	live->cpu_count = ca_live_cpu_space();
 	live->opts.buffer_kb = ca_live_fit_buffer_kb(live->opts.buffer_kb, live->cpu_count, note,
 						     len);
 	return ca_live_fit_files(live->cpu_count, note, len, source->error, sizeof(source->error));

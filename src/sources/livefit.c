@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "coreaudit/topology.h"
 #include "sources/livefit.h"
 
 /*
@@ -59,6 +61,26 @@ int ca_live_fit_files(int cpu_count, char *note, size_t note_len, char *error, s
 	}
 	append(note, note_len, text);
 	return 0;
+}
+
+int ca_live_cpu_space(void)
+{
+	FILE *file = fopen("/sys/devices/system/cpu/possible", "r");
+	char list[4096] = "";
+	long highest = -1;
+
+	if (file) {
+		if (!fgets(list, sizeof(list), file))
+			list[0] = '\0';
+		fclose(file);
+	}
+	/* "0-3,8-11": the last number is the highest possible CPU */
+	for (const char *p = list; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == list || p[-1] < '0' || p[-1] > '9'))
+			highest = strtol(p, NULL, 10);
+	if (highest < 0)
+		highest = sysconf(_SC_NPROCESSORS_CONF) - 1;
+	return highest < 0 ? 1 : highest >= CA_CPU_LIMIT ? CA_CPU_LIMIT : (int)highest + 1;
 }
 
 size_t ca_live_fit_buffer_kb(size_t requested_kb, int cpu_count, char *note, size_t note_len)

@@ -16,6 +16,13 @@
 int ca_live_fit_files(int cpu_count, char *note, size_t note_len, char *error, size_t error_len);
 
 /**
+ * ca_live_cpu_space() - the highest possible CPU + 1 (sysfs "possible": CPU
+ *                       numbers may be sparse, "0-3,8-11"), below CA_CPU_LIMIT
+ * Return: that count, at least 1.
+ */
+int ca_live_cpu_space(void);
+
+/**
  * ca_live_fit_buffer_kb() - the per-CPU ring buffer for @cpu_count CPUs:
  *                           @requested_kb, or less so that all of them take
  *                           at most 1/16 of the machine's memory (never below

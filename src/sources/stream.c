@@ -236,7 +236,9 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 		stream->position++;
 		return stream->sink(stream->sink_ctx, ev);
 	}
-	if (!stream->has_topology && stream->count >= CA_STREAM_HOLD_LIMIT)
+	/* (the targets of one IPI to a CPU mask count as one event) */
+	if (!stream->has_topology && stream->count >= CA_STREAM_HOLD_LIMIT &&
+	    (ev->kind != CA_EV_IPI || ev->ipi.is_first_target))
 		return -ENOENT;
 	if (stream->count == stream->capacity) {
 		ret = queue_grow(stream);

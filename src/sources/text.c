@@ -842,6 +842,12 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 					 "");
 		if (parsed <= 0)
 			continue;
+		/* The tables are the first pass's: a file that grew since is not read past it. */
+		if (ev.cpu >= ts->cpu_count || line_number > ts->line_count) {
+			ret = line_error(source, line_number, line, "the file changed while it was "
+					 "read (a CPU or a line the first pass did not see)", "");
+			break;
+		}
 		if (ev.kind == CA_EV_LOST) {
 			keep_lost(ts, &ev);
 			continue;

@@ -258,8 +258,14 @@ static int report_early_ends(struct emit_ctx *emit, int cpus, unsigned long long
  */
 static int queue_cpu(struct emit_ctx *emit, struct ca_heap *heap, int cpu, bool is_top)
 {
-	struct tep_record *rec = tracecmd_peek_data(emit->td->handle, cpu);
+	struct tep_record *rec;
 
+	if (emit->rcpus[cpu].is_done) {	/* damage ended it (hop): libtracecmd reads no further */
+		if (is_top)
+			ca_heap_pop(heap);
+		return 0;
+	}
+	rec = tracecmd_peek_data(emit->td->handle, cpu);
 	if (rec && is_top) {
 		ca_heap_replace_top(heap, rec->ts);
 		return 0;

@@ -54,6 +54,31 @@ START_TEST(test_check_errors_reach_the_caller)
 }
 END_TEST
 
+/*
+ * An IPI to a CPU mask is one event per target (CPUs 0 and 1 here), but one
+ * send: counted once among the events and the reschedule IPIs; the target
+ * past 64 of a wide mask is not lost.
+ */
+START_TEST(test_cpumask_ipi_counted_once)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	trace_line(&t, 0, "1.002000000", 100, "ipi_send_cpumask",
+		   "cpumask=0-1 callsite=__schedule+0x759 callback=0x0");
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 10 * MS, 200, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	audit_text(&audit, &t, &opts);
+	ck_assert_uint_eq(audit.resched_ipis, 1);
+	ck_assert_uint_eq(audit.events, 5);	/* four switches and one send */
+	ca_audit_free(&audit);
+}
+END_TEST
+
 START_TEST(test_lost_events_inconclusive)
 {
 	struct trace_text t = { 0 };
@@ -303,6 +328,7 @@ Suite *audit_suite(void)
 
 	tcase_add_test(tc, test_check_errors_reach_the_caller);
 	tcase_add_test(tc, test_lost_events_inconclusive);
+	tcase_add_test(tc, test_cpumask_ipi_counted_once);
 	tcase_add_test(tc, test_missing_switch_inconclusive);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
