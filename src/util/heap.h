@@ -1,7 +1,6 @@
 /*
- * heap.h - a min-priority queue of (key, id) pairs for the k-way merge of
- * per-CPU streams in time order, at O(log n) per event whatever the CPU count
- * (a tournament tree: heap.c).  Ties
+ * heap.h - a binary min-heap of (key, id) pairs: the k-way merge of per-CPU
+ * streams in time order, at O(log n) per event whatever the CPU count.  Ties
  * in the key go to the lower id, so a merge by CPU number gives the order
  * libtracecmd gives (the lowest CPU first on equal timestamps).  Not a
  * priority queue of arbitrary records: ids are small integers (CPUs,
@@ -20,14 +19,9 @@ struct ca_heap_item {
 };
 
 struct ca_heap {
-	struct ca_heap_item *items;	/* as pushed: never moved */
-	bool *is_gone;			/* popped */
-	size_t gone_capacity;
-	size_t count;			/* pushed */
+	struct ca_heap_item *items;
+	size_t count;
 	size_t capacity;
-	size_t live;			/* pushed and not popped */
-	int32_t *tree;			/* [2 * leaves]: node n's winner, leaves at leaves + i */
-	size_t leaves;			/* a power of two, at least count */
 };
 
 /** ca_heap_init() - an empty heap. */
@@ -51,9 +45,8 @@ void ca_heap_pop(struct ca_heap *heap);
 
 /**
  * ca_heap_replace_top() - give the top item a new @key (a stream's next
- *                         event) and restore the order: one replay up the
- *                         tree, not a pop and a push.  The heap must not be
- *                         empty.
+ *                         event) and restore the order: one sift, not a pop
+ *                         and a push.  The heap must not be empty.
  */
 void ca_heap_replace_top(struct ca_heap *heap, uint64_t key);
 
