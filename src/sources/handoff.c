@@ -38,6 +38,9 @@ struct handoff {
 	int consumer_ret;		/* what the consumer returned to stop; 0 */
 	ca_event_fn fn;
 	void *ctx;
+	pthread_t worker;
+	bool has_worker;		/* started with the first full batch */
+	bool is_inline;			/* no thread to be had: the reader consumes */
 };
 
 /* The worker: every batch, in order, through the consumer, until one stops it. */
@@ -87,31 +90,70 @@ static int hand_over(struct handoff *h)
 	return ret;
 }
 
+/*
+ * The worker starts with the first full batch, not before: a reader that
+ * forks first (probe.c tries libtracecmd in a child) forks a process of one
+ * thread (a sanitizer's locks held by a second one would hang the child).
+ */
+static int start_worker(struct handoff *h)
+{
+	struct batch *b = &h->batches[h->tail];
+	int ret = 0;
+
+	h->has_worker = !pthread_create(&h->worker, NULL, consume_batches, h);
+	if (h->has_worker)
+		return 0;
+	h->is_inline = true;	/* no thread to be had: one, as ca_source_read() */
+	for (size_t i = 0; i < b->count && !ret; i++)
+		ret = h->fn(h->ctx, &b->events[i]);
+	b->count = 0;
+	return ret;
+}
+
 /* The reader's ca_event_fn: into the batch being filled. */
 static int take_event(void *data, const struct ca_event *ev)
 {
 	struct handoff *h = data;
 	struct batch *b = &h->batches[h->tail];
 
+	if (h->is_inline)
+		return h->fn(h->ctx, ev);
 	b->events[b->count++] = *ev;
-	return b->count == BATCH_EVENTS ? hand_over(h) : 0;
+	if (b->count < BATCH_EVENTS)
+		return 0;
+	if (!h->has_worker) {
+		int ret = start_worker(h);
+
+		if (ret || h->is_inline)
+			return ret;
+	}
+	return hand_over(h);
 }
 
 /*
  * The reader is done (@ret): the last batch over (what was read before an
- * error is consumed, as on one thread), then wait for the worker.
+ * error is consumed, as on one thread), then wait for the worker; without one
+ * (a trace shorter than a batch), the rest is consumed here.
  */
-static int finish(struct handoff *h, pthread_t worker, int ret)
+static int finish(struct handoff *h, int ret)
 {
+	struct batch *b = &h->batches[h->tail];
+	int consumer_ret = 0;
+
+	if (!h->has_worker) {
+		for (size_t i = 0; i < b->count && !consumer_ret; i++)
+			consumer_ret = h->fn(h->ctx, &b->events[i]);
+		return consumer_ret ? consumer_ret : ret;
+	}
 	pthread_mutex_lock(&h->lock);
-	if (!h->consumer_ret && h->batches[h->tail].count) {
+	if (!h->consumer_ret && b->count) {
 		h->tail = (h->tail + 1) % BATCHES;
 		h->filled++;
 	}
 	h->is_read = true;
 	pthread_cond_broadcast(&h->changed);
 	pthread_mutex_unlock(&h->lock);
-	pthread_join(worker, NULL);
+	pthread_join(h->worker, NULL);
 	return h->consumer_ret ? h->consumer_ret : ret;
 }
 
@@ -123,7 +165,6 @@ static int finish(struct handoff *h, pthread_t worker, int ret)
 int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
 	struct handoff *h = calloc(1, sizeof(*h));
-	pthread_t worker;
 	int ret;
 
 	if (h)
@@ -136,12 +177,7 @@ int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx)
 	h->ctx = ctx;
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->changed, NULL);
-	if (pthread_create(&worker, NULL, consume_batches, h)) {
-		ret = ca_source_read(source, fn, ctx);	/* no thread to be had: one */
-	} else {
-		ret = ca_source_read(source, take_event, h);
-		ret = finish(h, worker, ret);
-	}
+	ret = finish(h, ca_source_read(source, take_event, h));
 	pthread_cond_destroy(&h->changed);
 	pthread_mutex_destroy(&h->lock);
 	free(h->batches);

@@ -6,7 +6,8 @@
 
 #include "util/event.h"
 
-/* A kind's name: its first event's (ipi_send_cpu for both IPI events, local_timer_entry for ticks). */
+/* A kind's name: its first event's (ipi_send_cpu for both IPI events, local_timer_entry for
+ * ticks). */
 const char *ca_event_kind_name(enum ca_event_kind kind)
 {
 	if (kind == CA_EV_LOST)

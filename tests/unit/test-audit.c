@@ -76,6 +76,7 @@ START_TEST(test_cpumask_ipi_counted_once)
 	ck_assert_uint_eq(audit.resched_ipis, 1);
 	ck_assert_uint_eq(audit.events, 5);	/* four switches and one send */
 	ca_audit_free(&audit);
+	trace_free(&t);
 }
 END_TEST
 
