@@ -468,10 +468,12 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 		}
 	}
 	td->by_id = calloc(td->id_count, sizeof(*td->by_id));
+	td->is_defined = calloc(td->id_count, 1);
 	td->decoders = calloc(WANTED_COUNT, sizeof(*td->decoders));
-	if (!td->by_id || !td->decoders)
+	if (!td->by_id || !td->is_defined || !td->decoders)
 		return -ENOMEM;
 	for (int i = 0; events[i]; i++) {
+		td->is_defined[events[i]->id] = 1;
 		for (size_t w = 0; w < WANTED_COUNT; w++) {
 			struct decoder *d;
 
@@ -684,7 +686,9 @@ bool ca_decoders_plausible(const void *decoders, const void *data, int size)
 void ca_decoders_free(struct ca_decoders *td)
 {
 	free(td->by_id);
+	free(td->is_defined);
 	free(td->decoders);
 	td->by_id = NULL;
+	td->is_defined = NULL;
 	td->decoders = NULL;
 }

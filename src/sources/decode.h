@@ -16,6 +16,7 @@ struct ca_decoders {
 	int type_offset;	/* common_type: u16 */
 	int pid_offset;		/* common_pid: s32 */
 	struct decoder **by_id;	/* indexed by event id */
+	unsigned char *is_defined;	/* indexed by event id: 1 for an event the file defines */
 	int id_count;
 	struct decoder *decoders;
 	int decoder_count;

@@ -19,7 +19,7 @@
 #include "sources/readers.h"
 #include "util/event.h"
 
-#define BATCH_EVENTS 256
+#define BATCH_EVENTS 1024
 #define BATCHES 8
 
 struct batch {
@@ -29,7 +29,10 @@ struct batch {
 
 struct handoff {
 	pthread_mutex_t lock;
-	pthread_cond_t changed;
+	pthread_cond_t has_batch;	/* signalled to a waiting worker */
+	pthread_cond_t has_room;	/* signalled to a waiting reader */
+	bool is_worker_waiting;		/* a signal only then: no futex call per batch */
+	bool is_reader_waiting;
 	struct batch *batches;		/* a ring: [BATCHES] */
 	size_t filled;			/* batches handed over, not yet consumed */
 	size_t head;			/* the next to consume */
@@ -53,8 +56,11 @@ static void *consume_batches(void *data)
 		struct batch *b;
 		int ret = 0;
 
-		while (!h->filled && !h->is_read)
-			pthread_cond_wait(&h->changed, &h->lock);
+		while (!h->filled && !h->is_read) {
+			h->is_worker_waiting = true;
+			pthread_cond_wait(&h->has_batch, &h->lock);
+			h->is_worker_waiting = false;
+		}
 		if (!h->filled)
 			break;
 		b = &h->batches[h->head];
@@ -65,7 +71,8 @@ static void *consume_batches(void *data)
 		h->head = (h->head + 1) % BATCHES;
 		h->filled--;
 		h->consumer_ret = ret;
-		pthread_cond_broadcast(&h->changed);
+		if (h->is_reader_waiting)
+			pthread_cond_signal(&h->has_room);
 		if (ret)
 			break;
 	}
@@ -81,9 +88,13 @@ static int hand_over(struct handoff *h)
 	pthread_mutex_lock(&h->lock);
 	h->tail = (h->tail + 1) % BATCHES;
 	h->filled++;
-	pthread_cond_broadcast(&h->changed);
-	while (h->filled == BATCHES && !h->consumer_ret)
-		pthread_cond_wait(&h->changed, &h->lock);
+	if (h->is_worker_waiting)
+		pthread_cond_signal(&h->has_batch);
+	while (h->filled == BATCHES && !h->consumer_ret) {
+		h->is_reader_waiting = true;
+		pthread_cond_wait(&h->has_room, &h->lock);
+		h->is_reader_waiting = false;
+	}
 	ret = h->consumer_ret;
 	pthread_mutex_unlock(&h->lock);
 	h->batches[h->tail].count = 0;
@@ -151,7 +162,7 @@ static int finish(struct handoff *h, int ret)
 		h->filled++;
 	}
 	h->is_read = true;
-	pthread_cond_broadcast(&h->changed);
+	pthread_cond_signal(&h->has_batch);
 	pthread_mutex_unlock(&h->lock);
 	pthread_join(h->worker, NULL);
 	return h->consumer_ret ? h->consumer_ret : ret;
@@ -176,9 +187,11 @@ int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx)
 	h->fn = fn;
 	h->ctx = ctx;
 	pthread_mutex_init(&h->lock, NULL);
-	pthread_cond_init(&h->changed, NULL);
+	pthread_cond_init(&h->has_batch, NULL);
+	pthread_cond_init(&h->has_room, NULL);
 	ret = finish(h, ca_source_read(source, take_event, h));
-	pthread_cond_destroy(&h->changed);
+	pthread_cond_destroy(&h->has_batch);
+	pthread_cond_destroy(&h->has_room);
 	pthread_mutex_destroy(&h->lock);
 	free(h->batches);
 	free(h);

@@ -42,6 +42,8 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
 	rules->long_size = tep_get_header_page_size(tep) == 8 ? 8 : 4;
 	rules->is_big_endian = tep_is_file_bigendian(tep);
 	rules->tep = tep;
+	rules->is_defined = NULL;
+	rules->id_count = 0;
 	rules->is_plausible = NULL;
 	rules->plausible_ctx = NULL;
 }
@@ -58,6 +60,13 @@ static uint64_t read_n(const struct ca_page_rules *rules, const unsigned char *p
 	return value;
 }
 
+static bool is_defined(const struct ca_page_rules *rules, int type)
+{
+	if (rules->is_defined)
+		return type < rules->id_count && rules->is_defined[type];
+	return tep_find_event(rules->tep, type) != NULL;
+}
+
 /* One data event at @data of @length bytes: a known type at a time not before the last. */
 static int check_data(const struct ca_page_rules *rules, const unsigned char *data, int length,
 		      unsigned long long ts, unsigned long long last_ts,
@@ -67,7 +76,7 @@ static int check_data(const struct ca_page_rules *rules, const unsigned char *da
 		sum->why = "an event shorter than its common fields";
 		return -EINVAL;
 	}
-	if (!tep_find_event(rules->tep, (int)read_n(rules, data, 2))) {
+	if (!is_defined(rules, (int)read_n(rules, data, 2))) {
 		sum->why = "an event of a type the file does not define";
 		return -EINVAL;
 	}

@@ -16,6 +16,9 @@ struct ca_page_rules {
 	int long_size;		/* the kernel's, as the page header holds it */
 	bool is_big_endian;	/* the file's */
 	struct tep_handle *tep;	/* every data event's type must be one of its events */
+	/* Optional: by event id, 1 for tep's events (a table, not tep's search). */
+	const unsigned char *is_defined;
+	int id_count;
 	/* Optional: false for a data event whose fields no kernel writes. */
 	bool (*is_plausible)(const void *ctx, const void *data, int size);
 	const void *plausible_ctx;

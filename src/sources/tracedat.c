@@ -492,5 +492,9 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	ca_page_rules_for(&td->rules, tracecmd_get_tep(td->handle), td->layout.page_size);
 	td->rules.is_plausible = ca_decoders_plausible;
 	td->rules.plausible_ctx = &td->decoders;
-	return ca_decoders_build(&td->decoders, tracecmd_get_tep(td->handle), &source->info);
+	if (ca_decoders_build(&td->decoders, tracecmd_get_tep(td->handle), &source->info))
+		return -ENOMEM;
+	td->rules.is_defined = td->decoders.is_defined;
+	td->rules.id_count = td->decoders.id_count;
+	return 0;
 }

@@ -6,9 +6,15 @@
 #include "util/grow.h"
 #include "util/heap.h"
 
-static bool is_before(const struct ca_heap_item *a, const struct ca_heap_item *b)
+/* (key, id) as one number: compared without a branch on the tie. */
+static inline unsigned __int128 rank(const struct ca_heap_item *a)
 {
-	return a->key < b->key || (a->key == b->key && a->id < b->id);
+	return (unsigned __int128)a->key << 32 | a->id;
+}
+
+static inline bool is_before(const struct ca_heap_item *a, const struct ca_heap_item *b)
+{
+	return rank(a) < rank(b);
 }
 
 static void swap_items(struct ca_heap_item *a, struct ca_heap_item *b)
@@ -27,25 +33,33 @@ static void sift_up(struct ca_heap *heap, size_t at)
 	}
 }
 
-/* The item at @at moves down to its place: children move up into the hole it leaves. */
+/*
+ * The item at @at moves down to its place.  A merge's next key mostly sinks
+ * far (the CPU that just gave an event comes after most others), so the hole
+ * goes down to a leaf along the earlier children, one comparison a level, and
+ * the item climbs back from there (Floyd's bottom-up heap): half the
+ * comparisons of the usual sift.  One that stays on top leaves at once.
+ */
 static void sift_down(struct ca_heap *heap, size_t at)
 {
 	struct ca_heap_item *items = heap->items, held = items[at];
-	size_t count = heap->count;
+	size_t count = heap->count, hole = at, child;
 
-	for (;;) {
-		size_t child = 2 * at + 1;
-
-		if (child >= count)
-			break;
+	child = 2 * at + 1;
+	if (child >= count || (is_before(&held, &items[child]) &&
+			       (child + 1 >= count || is_before(&held, &items[child + 1]))))
+		return;
+	for (child = 2 * hole + 1; child < count; child = 2 * hole + 1) {
 		if (child + 1 < count && is_before(&items[child + 1], &items[child]))
 			child++;
-		if (!is_before(&items[child], &held))
-			break;
-		items[at] = items[child];
-		at = child;
+		items[hole] = items[child];
+		hole = child;
 	}
-	items[at] = held;
+	while (hole > at && is_before(&held, &items[(hole - 1) / 2])) {
+		items[hole] = items[(hole - 1) / 2];
+		hole = (hole - 1) / 2;
+	}
+	items[hole] = held;
 }
 
 void ca_heap_init(struct ca_heap *heap)

@@ -3,10 +3,12 @@
 # Boot the harness guest under QEMU (TCG: nested KVM does not boot here) with
 # an SMT topology, record one workload, and leave trace.dat, tasks.txt and
 # console.log in OUTDIR.  VARIANT: probe | prctl | both.  SMP: smt2 (1 core x 2
-# threads: one vCPU per host core) | smt4 (1 core x 4 threads).  GROUPS as the
+# threads: one vCPU per host core) | smt4 (1 core x 4 threads) | many
+# (COREAUDIT_VM_MANY_CPUS vCPUs, default 96, as cores of 2 threads; 2 GiB).  GROUPS as the
 # workload takes them, comma-separated.  VARIANT record: the guest records
 # with `coreaudit record`; monitor: it runs `coreaudit monitor` during the
-# workload and leaves monitor.json (both need coreaudit in the initramfs:
+# workload and leaves monitor.json; many: the monitor, then record once more,
+# leaving also record.dat (all need coreaudit in the initramfs:
 # COREAUDIT_BIN).
 # COREAUDIT_VM_WORKLOAD_OPTS: more workload options, e.g. "-s 20" (samples of
 # the kernel's forced idle every 20 ms, as markers).  COREAUDIT_VM_CHARGES=1:
@@ -17,14 +19,16 @@ kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
 case $smp in
 smt2) smp_spec=2,sockets=1,cores=1,threads=2 ;;
 smt4) smp_spec=4,sockets=1,cores=1,threads=4 ;;
-*) echo "run-vm: SMP is smt2 or smt4" >&2; exit 2 ;;
+many) cpus=${COREAUDIT_VM_MANY_CPUS:-96}
+      smp_spec=$cpus,sockets=1,cores=$((cpus / 2)),threads=2 memory=2048 ;;
+*) echo "run-vm: SMP is smt2, smt4 or many" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
-rm -f "$out/trace.dat" "$out/monitor.json" "$out/tasks.txt"
+rm -f "$out/trace.dat" "$out/monitor.json" "$out/tasks.txt" "$out/record.dat"
 result=trace.dat
 [ "$variant" = monitor ] && result=monitor.json
 timeout "${COREAUDIT_VM_TIMEOUT:-900}" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu qemu64,+topoext -smp "$smp_spec" -m 1024 \
+	-accel tcg,thread=multi -cpu qemu64,+topoext -smp "$smp_spec" -m "${memory:-1024}" \
 	-kernel "$kernel" -initrd "$initramfs" \
 	-append "console=ttyS0 panic=-1 coreaudit.variant=$variant coreaudit.groups=$groups coreaudit.seconds=$seconds coreaudit.charges=${COREAUDIT_VM_CHARGES:-0} coreaudit.wopts=$(echo "${COREAUDIT_VM_WORKLOAD_OPTS:-}" | tr ' ' ,)" \
 	-device virtio-rng-pci \
