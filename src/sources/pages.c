@@ -13,8 +13,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <kbuffer.h>
-
 #include "sources/pages.h"
 
 #define COMMIT_MASK ((1u << 27) - 1)	/* kbuffer's: the size bits of a page's commit */
@@ -25,16 +23,6 @@
 #define TYPE_TIME_EXTEND 30
 #define TYPE_TIME_STAMP 31
 #define MIN_EVENT 8			/* common_type, flags, preempt count, pid */
-
-struct kbuffer *ca_kbuffer_for(struct tep_handle *tep)
-{
-	enum kbuffer_long_size long_size = tep_get_header_page_size(tep) == 8 ?
-					   KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	enum kbuffer_endian endian = tep_is_file_bigendian(tep) ? KBUFFER_ENDIAN_BIG :
-				     KBUFFER_ENDIAN_LITTLE;
-
-	return kbuffer_alloc(long_size, endian);
-}
 
 void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int page_size)
 {
@@ -172,4 +160,49 @@ int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
 		sum->last_event = start + pos;
 	}
 	return 0;
+}
+
+/*
+ * The page's walk once more, on a page that passed ca_page_check(): no
+ * header needs checking, and kbuffer's (function pointers for every word it
+ * reads, a second walk of what the check walked) is not needed.  The missed
+ * events are kbuffer's: the count stored after the commit, -1 when the
+ * kernel did not store it, on the first data event only when no time
+ * extend came before it (kbuffer_missed_events() counts only at offset 0).
+ */
+void ca_page_start(const struct ca_page_rules *rules, const unsigned char *page,
+		   struct ca_page_cursor *cur)
+{
+	uint64_t commit = read_n(rules, page + 8, rules->long_size);
+
+	cur->events = page + 8 + rules->long_size;
+	cur->size = (int)(commit & COMMIT_MASK);
+	cur->pos = 0;
+	cur->ts = read_n(rules, page, 8);
+	cur->missed = 0;
+	if (commit & MISSING_EVENTS)
+		cur->missed = commit & MISSING_STORED ?
+			      (int)read_n(rules, cur->events + cur->size, rules->long_size) : -1;
+}
+
+bool ca_page_next(const struct ca_page_rules *rules, struct ca_page_cursor *cur,
+		  struct ca_page_event *ev)
+{
+	int length, next;
+
+	while (cur->pos + 4 <= cur->size) {
+		int at = cur->pos;
+
+		if (step(rules, cur->events, at, cur->size, &cur->ts, &length, &next))
+			return false;	/* not after ca_page_check() */
+		cur->pos = next;
+		if (length <= 0)
+			continue;
+		ev->data = (void *)(cur->events + next - length);
+		ev->size = length;
+		ev->ts = cur->ts;
+		ev->missed = at == 0 ? cur->missed : 0;
+		return true;
+	}
+	return false;
 }

@@ -34,14 +34,6 @@ struct ca_page_summary {
 };
 
 /**
- * ca_kbuffer_for() - a kbuffer for @tep's pages: the kernel's long size (of
- *                    the page header, not the file header's user-space one)
- *                    and the file's byte order
- * Return: the kbuffer, or NULL when out of memory.
- */
-struct kbuffer *ca_kbuffer_for(struct tep_handle *tep);
-
-/**
  * ca_page_rules_for() - the rules for pages of @tep's file of @page_size bytes
  */
 void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int page_size);
@@ -58,5 +50,30 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
  */
 int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
 		  unsigned long long min_ts, struct ca_page_summary *sum);
+
+/* Walks the data events of a page that passed ca_page_check(), as kbuffer would. */
+struct ca_page_cursor {
+	const unsigned char *events;	/* the page's events */
+	int size;			/* their bytes (the commit) */
+	int pos;			/* the next header */
+	unsigned long long ts;
+	int missed;			/* events lost before the page: < 0 not known */
+};
+
+/* One data event of a page: what kbuffer_next_event() and kbuffer_event_size() give. */
+struct ca_page_event {
+	void *data;
+	int size;
+	unsigned long long ts;
+	int missed;	/* the page's missed events, on its first event only (as kbuffer) */
+};
+
+/** ca_page_start() - a cursor at the start of @page (checked: ca_page_check() passed) */
+void ca_page_start(const struct ca_page_rules *rules, const unsigned char *page,
+		   struct ca_page_cursor *cur);
+
+/** ca_page_next() - the next data event at @cur, if any. Return: true with @ev filled. */
+bool ca_page_next(const struct ca_page_rules *rules, struct ca_page_cursor *cur,
+		  struct ca_page_event *ev);
 
 #endif

@@ -2,7 +2,9 @@
  * zchunks.c - the CPU data of a trace.dat read by coreaudit itself: pages in
  * place (version 6, and version 7 without compression), or one zstd chunk at
  * a time (version 7 as trace-cmd 3.1 writes it), each page checked
- * (pages.c) and then walked with kbuffer.
+ * (pages.c) and then walked as kbuffer walks it (ca_page_next(): kbuffer
+ * itself cost a fifth of the reading, bench/RESULTS.md; libtracecmd's
+ * reader, --reader records, stays the reference).
  *
  * Why not libtracecmd: on zstd files it keeps every chunk it decompresses
  * (bench/RESULTS.md: memory grows with the trace), its page machinery costs
@@ -29,7 +31,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
 #include <trace-cmd.h>
 #include <zstd.h>
 
@@ -670,9 +671,8 @@ struct zcpu {
 	uint64_t chunk_offset;		/* file offset of the chunk, or of the run */
 	size_t page;			/* offset of the current page in the chunk */
 	unsigned long long min_ts;	/* the last timestamp of the previous good page */
-	struct kbuffer *kbuf;		/* walks the current page */
+	struct ca_page_cursor cursor;	/* walks the current page */
 	bool has_event;
-	bool is_page_start;		/* the event is its page's first */
 	struct tep_record event;
 	bool has_read;			/* an event of this CPU was handed out */
 	unsigned long long last_ts;	/* of that event */
@@ -865,18 +865,15 @@ static int next_chunk(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 	return ret;
 }
 
-/* @data as @c's current event, when it lies in its page (it does on a checked page). */
-static bool set_event(struct ca_zchunks *z, struct zcpu *c, void *data, unsigned long long ts)
+/* @ev as @c's current event. */
+static void set_event(struct zcpu *c, const struct ca_page_event *ev)
 {
-	unsigned char *page_end = c->chunk + c->page + z->rules.page_size;
-
-	c->event.data = data;
-	c->event.ts = ts;
-	c->event.size = kbuffer_event_size(c->kbuf);
+	c->event.data = ev->data;
+	c->event.ts = ev->ts;
+	c->event.size = ev->size;
 	c->event.cpu = c->cpu;
-	c->event.missed_events = c->is_page_start ? kbuffer_missed_events(c->kbuf) : 0;
-	c->has_event = c->event.size > 0 && (unsigned char *)data + c->event.size <= page_end;
-	return c->has_event;
+	c->event.missed_events = ev->missed;
+	c->has_event = true;
 }
 
 static void skip_page(struct ca_zchunks *z, struct zcpu *c, bool is_damaged)
@@ -893,9 +890,8 @@ static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 {
 	for (;;) {
 		struct ca_page_summary sum;
-		unsigned long long ts;
+		struct ca_page_event ev;
 		bool has_chunk;
-		void *data;
 		int ret;
 
 		if (c->page + (size_t)z->rules.page_size > c->chunk_size) {
@@ -912,23 +908,23 @@ static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 			continue;
 		}
 		c->min_ts = sum.last_ts;
-		kbuffer_load_subbuffer(c->kbuf, c->chunk + c->page);
-		data = kbuffer_read_event(c->kbuf, &ts);
-		c->is_page_start = true;
-		if (data && set_event(z, c, data, ts))
+		ca_page_start(&z->rules, c->chunk + c->page, &c->cursor);
+		if (ca_page_next(&z->rules, &c->cursor, &ev)) {
+			set_event(c, &ev);
 			return 0;
+		}
 		skip_page(z, c, true);
 	}
 }
 
 static int advance(struct ca_zchunks *z, struct zcpu *c)
 {
-	unsigned long long ts;
-	void *data = kbuffer_next_event(c->kbuf, &ts);
+	struct ca_page_event ev;
 
-	c->is_page_start = false;
-	if (data && set_event(z, c, data, ts))
+	if (ca_page_next(&z->rules, &c->cursor, &ev)) {
+		set_event(c, &ev);
 		return 0;
+	}
 	c->page += (size_t)z->rules.page_size;
 	return first_from_page(z, c);
 }
@@ -974,12 +970,8 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 		c->cpu = layout->cpus[i].cpu;
 		c->next = layout->cpus[i].offset;
 		c->end = c->next + layout->cpus[i].size + (layout->is_compressed ? 4 : 0);
-		c->kbuf = ca_kbuffer_for(rules->tep);
-		if (!c->kbuf)
-			break;
 	}
-	if (z->fd < 0 || (layout->is_compressed && !z->dctx) ||
-	    (z->cpu_count && !z->cpus[z->cpu_count - 1].kbuf)) {
+	if (z->fd < 0 || (layout->is_compressed && !z->dctx)) {
 		ca_zchunks_close(z);
 		return -ENOMEM;
 	}
@@ -1095,11 +1087,8 @@ void ca_zchunks_close(struct ca_zchunks *z)
 {
 	if (!z)
 		return;
-	for (int i = 0; i < z->cpu_count; i++) {
+	for (int i = 0; i < z->cpu_count; i++)
 		free(z->cpus[i].chunk);
-		if (z->cpus[i].kbuf)
-			kbuffer_free(z->cpus[i].kbuf);
-	}
 	if (z->dctx)
 		ZSTD_freeDCtx(z->dctx);
 	if (z->fd >= 0)
