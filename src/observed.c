@@ -50,14 +50,57 @@ static const char *when(uint64_t ts, bool is_end, char *buf, size_t len)
 	return buf;
 }
 
+/* A CPU list being written, "0,1,4-9": runs of three or more as ranges. */
+struct cpu_list {
+	char *text;
+	size_t len;
+	size_t used;
+	int first;	/* the run being gathered; -1 none */
+	int last;
+};
+
+static void list_start(struct cpu_list *l, char *text, size_t len)
+{
+	*l = (struct cpu_list){ .text = text, .len = len, .first = -1, .last = -1 };
+	text[0] = '\0';
+}
+
+static void list_flush(struct cpu_list *l)
+{
+	const char *sep = l->used ? "," : "";
+
+	if (l->first < 0 || l->used >= l->len)
+		return;
+	if (l->last - l->first >= 2)
+		l->used += snprintf(l->text + l->used, l->len - l->used, "%s%d-%d", sep, l->first,
+				    l->last);
+	else if (l->last > l->first)
+		l->used += snprintf(l->text + l->used, l->len - l->used, "%s%d,%d", sep, l->first,
+				    l->last);
+	else
+		l->used += snprintf(l->text + l->used, l->len - l->used, "%s%d", sep, l->first);
+	l->first = -1;
+}
+
+/* @cpu, above every CPU added before. */
+static void list_add(struct cpu_list *l, int cpu)
+{
+	if (l->first >= 0 && cpu == l->last + 1) {
+		l->last = cpu;
+		return;
+	}
+	list_flush(l);
+	l->first = l->last = cpu;
+}
+
 /* The CPUs with time unobserved for @why, "2,3"; the longest stretch of them in *@worst. */
-static int cpus_with(const struct ca_state *state, enum ca_unobserved_why why, char *list,
+static int cpus_with(const struct ca_state *state, enum ca_unobserved_why why, char *text,
 		     size_t len, const struct ca_cpu_coverage **worst, int *worst_cpu)
 {
-	size_t used = 0;
+	struct cpu_list list;
 	int count = 0;
 
-	list[0] = '\0';
+	list_start(&list, text, len);
 	*worst = NULL;
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
@@ -65,30 +108,30 @@ static int cpus_with(const struct ca_state *state, enum ca_unobserved_why why, c
 		if (!is_audited(state, cpu) || !cov->why_count[why])
 			continue;
 		count++;
-		if (used < len)
-			used += snprintf(list + used, len - used, "%s%d", used ? "," : "", cpu);
+		list_add(&list, cpu);
 		if (!*worst || cov->why_ns[why] > (*worst)->why_ns[why]) {
 			*worst = cov;
 			*worst_cpu = cpu;
 		}
 	}
+	list_flush(&list);
 	return count;
 }
 
 /* The CPUs that show events at all: "0,1"; their count. */
-static int cpus_seen(const struct ca_state *state, char *list, size_t len)
+static int cpus_seen(const struct ca_state *state, char *text, size_t len)
 {
-	size_t used = 0;
+	struct cpu_list list;
 	int count = 0;
 
-	list[0] = '\0';
+	list_start(&list, text, len);
 	for (int cpu = 0; cpu < (int)state->cpu_count; cpu++) {
 		if (!state->cpus[cpu].has_events)
 			continue;
 		count++;
-		if (used < len)
-			used += snprintf(list + used, len - used, "%s%d", used ? "," : "", cpu);
+		list_add(&list, cpu);
 	}
+	list_flush(&list);
 	return count;
 }
 
@@ -105,7 +148,8 @@ static void judge_never_seen(struct ca_audit *audit)
 	seen_count = cpus_seen(&audit->pipeline->state, seen, sizeof(seen));
 	reason = ca_audit_add_reason(audit, "CPU%s %s, named by the topology, show%s no event: unobserved "
 			    "over the whole span (the trace holds events of CPU%s %s only: check "
-			    "the topology)", count == 1 ? "" : "s", list, count == 1 ? "s" : "",
+			    "the topology; an idle CPU shows none either: coreaudit record makes "
+			    "each show its state at the start)", count == 1 ? "" : "s", list, count == 1 ? "s" : "",
 			    seen_count == 1 ? "" : "s", seen);
 	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_NEVER_SEEN], "ns");
 	reason->cpu = cpu;

@@ -21,6 +21,7 @@
 
 #include "coreaudit/live.h"
 #include "coreaudit/number.h"
+#include "sources/census.h"
 #include "sources/decode.h"
 #include "sources/livefit.h"
 #include "sources/readers.h"
@@ -527,6 +528,8 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 		ret = open_cpus(live, source);
 	if (!ret && tracefs_trace_on(live->instance))
 		ret = -EIO;
+	if (!ret)	/* an idle CPU shows no event: each shows its state once */
+		ca_live_census(live->cpu_count);
 	if (note[0])	/* after the probe's warnings, which replace what was there */
 		snprintf(source->warning + strlen(source->warning),
 			 sizeof(source->warning) - strlen(source->warning), "%s%s",

@@ -207,12 +207,22 @@ check_forced_idle monitor 2
 # cores x 2 threads, NR_CPUS 128 in config.fragment), overcommitted on this
 # machine's two host cores, so forced idle is shown, not held.  Groups pinned
 # to the siblings of cores above CPU 64 and two spread by the kernel;
-# coreaudit monitor live (topology from sysfs, trace saved), then coreaudit
-# record of the same workload.  Set COREAUDIT_VM_MANY_CPUS=0 to leave it out.
+# coreaudit monitor live (topology from sysfs), then coreaudit record of the
+# same workload.  Both make every CPU show its state at the start (an idle
+# CPU shows no event otherwise, and the verdict could only be inconclusive).
+# A recording that does not pass is shown and made once more, as run_clean
+# does.  COREAUDIT_VM_MANY_CPUS=0 leaves it out.
 many_cpus=${COREAUDIT_VM_MANY_CPUS:-96}
 if [ "$many_cpus" -gt 0 ]; then
 	last=$((many_cpus - 1))
-	run many many many "A:2:50:1:o,B:2:50:1:o,C:1:60:1:o:70,D:1:60:1:o:71,E:1:60:1:o:$((last - 1)),F:1:60:0:o:$last"
+	many_groups="A:2:50:1:o,B:2:50:1:o,C:1:60:1:o:70,D:1:60:1:o:71,E:1:60:1:o:$((last - 1))"
+	run many many many "$many_groups,F:1:60:0:o:$last"
+	if ! grep -q 'monitor exited 0' "$results/many/record.err" 2> /dev/null ||
+	   ! grep -q 'verdict while recording: pass' "$results/many/record2.err" 2> /dev/null; then
+		echo "# many: the monitor or the recording did not pass; recorded once more"
+		sed 's/^/# many: /' "$results/many/record.err" "$results/many/record2.err" | head
+		run many many many "$many_groups,F:1:60:0:o:$last"
+	fi
 	sed -n '/^{/,$p' "$results/many/monitor.json" > "$tap_tmp/many-live.json" 2> /dev/null
 	sed 's/^/# guest monitor: /' "$results/many/record.err" 2> /dev/null | head -3
 	sed 's/^/# guest record: /' "$results/many/record2.err" 2> /dev/null | head -3
@@ -223,10 +233,6 @@ if [ "$many_cpus" -gt 0 ]; then
 	check "many: the monitor passes live (exit 0)" grep -q 'monitor exited 0' "$results/many/record.err"
 	check "many: cookies from the probe the monitor created" test \
 		"$(json_get "d['trace']['cookie_source']" < "$tap_tmp/many-live.json")" = probe
-	audit many
-	check "many: the audit of the monitor's saved trace repeats its verdict" test \
-		"$(json_get "d['verdict']" < "$tap_tmp/many.json")" = \
-		"$(json_get "d['verdict']" < "$tap_tmp/many-live.json")"
 	"$coreaudit" audit --json "$results/many/record.dat" > "$tap_tmp/many-record.json" \
 		2> /dev/null
 	code=$?
@@ -234,12 +240,16 @@ if [ "$many_cpus" -gt 0 ]; then
 	check "many: ... and repeats the verdict while recording" grep -q \
 		"verdict while recording: $(json_get "d['verdict']" < "$tap_tmp/many-record.json")" \
 		"$results/many/record2.err"
-	check "many: coreaudit record's file has $many_cpus CPUs" test \
-		"$(json_get "d['trace']['cpus']" < "$tap_tmp/many-record.json")" = "$many_cpus"
+	check "many: coreaudit record's file has $many_cpus CPUs, every one observed throughout" test \
+		"$(json_get "d['trace']['cpus'], d['trace']['observed_pct']" < "$tap_tmp/many-record.json")" \
+		= "$many_cpus 100.0"
+	check "many: co-run windows judged on the cores of CPUs 70,71 and $((last - 1)),$last" test \
+		"$(json_get "{35, $((last / 2))} <= {w['core'] for w in d['windows']['list']}" \
+		< "$tap_tmp/many-record.json")" = True
 	json_get "'forced idle per task (shown, not held): ' + ', '.join('%d %s %.1f ms' % (t['pid'],
 		t['comm'], t['kernel_ns'] / 1e6) for t in d['forced_idle']['per_task'][:8])" \
 		< "$tap_tmp/many-live.json" | sed 's/^/# many: /'
-	show_windows many
+	show_windows many-record
 fi
 
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the

@@ -37,6 +37,7 @@ mkdir -p "$out"
 rm -f "$out/trace.dat" "$out/monitor.json" "$out/tasks.txt" "$out/record.dat"
 result=trace.dat
 [ "$variant" = monitor ] && result=monitor.json
+[ "$variant" = many ] && result=record.dat
 timeout "${COREAUDIT_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	-accel tcg,thread=${tcg_threads:-multi} -cpu qemu64,+topoext -smp "$smp_spec" -m "${memory:-1024}" \
 	-kernel "$kernel" -initrd "$initramfs" \
