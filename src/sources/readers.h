@@ -27,6 +27,30 @@ int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
  */
 int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx);
 
+struct tep_record;
+struct ca_decoders;
+
+/* A record handed out undecoded (ca_source_read_split()). */
+typedef int (*ca_record_fn)(void *ctx, struct tep_record *rec);
+
+/**
+ * ca_source_read_split() - ca_source_read(), but the records coreaudit's own
+ *                          trace.dat reader reads go to @record undecoded
+ *                          (decode them with ca_decoders_emit() and
+ *                          ca_source_decoders(), on any one thread), every
+ *                          other event to @fn decoded; all in time order
+ *
+ * libtracecmd's records (--reader records, or a file the own reader does not
+ * read) are decoded on the reading thread, as ca_source_read() does.
+ * Return: as ca_source_read(); -ENOTSUP, nothing read, for a source that is
+ *         not a trace.dat.
+ */
+int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event_fn fn,
+			 void *ctx);
+
+/** ca_source_decoders() - what decodes a trace.dat source's records */
+const struct ca_decoders *ca_source_decoders(const struct ca_source *source);
+
 /** ca_tracedat_open() - open a trace-cmd trace.dat. Return: as ca_source_open(). */
 int ca_tracedat_open(struct ca_source *source, const char *path);
 

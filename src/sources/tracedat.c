@@ -65,6 +65,7 @@ struct emit_ctx {
 	struct ca_source *source;
 	struct tracedat *td;
 	ca_event_fn fn;
+	ca_record_fn record_fn;	/* the own reader's records, undecoded; NULL: decode them */
 	void *ctx;
 	struct rcpu *rcpus;
 	int page_size;
@@ -82,6 +83,8 @@ static int emit_record(void *data, struct tep_record *rec)
 			 rec->cpu, emit->source->info.cpu_count - 1);
 		return -ERANGE;
 	}
+	if (emit->record_fn)
+		return emit->record_fn(emit->ctx, rec);
 	return ca_decoders_emit(&emit->td->decoders, rec, emit->fn, emit->ctx);
 }
 
@@ -397,6 +400,7 @@ static int read_records(struct emit_ctx *emit)
 	bool is_packed = td->layout_ret || td->layout.is_compressed;
 	int cpus, ret, room = emit->source->info.cpu_count;
 
+	emit->record_fn = NULL;	/* libtracecmd's records: decoded here */
 	emit->rcpus = calloc(room, sizeof(*emit->rcpus));
 	if (!emit->rcpus)
 		return -ENOMEM;
@@ -426,13 +430,38 @@ static int read_records(struct emit_ctx *emit)
 	return ret;
 }
 
+/* The own reader when it reads the file as libtracecmd would, else libtracecmd's records. */
+static int read_either(struct emit_ctx *emit)
+{
+	const struct tracedat *td = emit->td;
+
+	if (!emit->source->use_records && !td->layout_ret && !td->layout.has_converted_ts)
+		return read_own(emit);
+	return read_records(emit);
+}
+
 static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
 	struct emit_ctx emit = { .source = source, .td = source->priv, .fn = fn, .ctx = ctx };
 
-	if (!source->use_records && !emit.td->layout_ret && !emit.td->layout.has_converted_ts)
-		return read_own(&emit);
-	return read_records(&emit);
+	return read_either(&emit);
+}
+
+int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event_fn fn,
+			 void *ctx)
+{
+	struct emit_ctx emit = { .source = source, .td = source->priv, .fn = fn,
+				 .record_fn = record, .ctx = ctx };
+
+	if (source->read != tracedat_read)
+		return -ENOTSUP;
+	return read_either(&emit);
+}
+
+const struct ca_decoders *ca_source_decoders(const struct ca_source *source)
+{
+	return source->read == tracedat_read ? &((const struct tracedat *)source->priv)->decoders :
+	       NULL;
 }
 
 static void tracedat_close(struct ca_source *source)
