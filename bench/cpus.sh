@@ -11,8 +11,10 @@
 # the other copies' on the merge heap: the worst case for it.  A tiled trace
 # holds N times the input's events; the 1-copy audit is dominated by the
 # start (libtracecmd's headers and kallsyms), so the table also gives the
-# rate net of the 2-CPU run's time.  REPORT_MAX_COPIES (default 256) bounds
-# the copies trace-cmd report is timed on (it reads 1024 CPUs in minutes).
+# rate net of the 2-CPU run's time.  coreaudit runs on one thread (-J 1) and
+# on two (-J 2).  Past 256 copies the bare loop and trace-cmd report run once
+# (minutes each); REPORT_MAX_COPIES (default 512) bounds the copies
+# trace-cmd report is timed on.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -20,7 +22,7 @@ coreaudit=${COREAUDIT:-$top/build/coreaudit}
 input=${1:-$top/../shared/traces/d-cookies.dat}
 topology=${2:-0,1}
 rounds=${ROUNDS:-3}
-report_max=${REPORT_MAX_COPIES:-256}
+report_max=${REPORT_MAX_COPIES:-512}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -40,7 +42,8 @@ median() {
 	awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-printf "%6s %6s %10s  %-34s %-22s %-22s\n" CPUs copies events "coreaudit s, events/s, net, RSS" \
+printf "%6s %6s %10s  %-34s %-15s %-22s %-22s\n" CPUs copies events \
+	"coreaudit -J 1 s, events/s, net, RSS" "-J 2 s, gain" \
 	"readloop s, events/s" "report s, events/s"
 base_seconds=""
 for copies in 1 8 32 128 256 512; do
@@ -50,20 +53,24 @@ for copies in 1 8 32 128 256 512; do
 	spec=$(python3 "$top/tests/tools/tile.py" --layout split --topology "$topology" \
 		--print-topology "$input" "$copies" "$work/x.dat")
 	events=$("$work/readloop" "$out" | cut -d' ' -f1)
-	: > "$work/c"; : > "$work/l"; : > "$work/r"
-	for _ in $(seq "$rounds"); do
-		seconds_rss "$coreaudit" audit -t "$spec" --json "$out" >> "$work/c"
+	: > "$work/c"; : > "$work/c2"; : > "$work/l"; : > "$work/r"
+	for round in $(seq "$rounds"); do
+		seconds_rss "$coreaudit" audit -J 1 -t "$spec" --json "$out" >> "$work/c"
+		seconds_rss "$coreaudit" audit -J 2 -t "$spec" --json "$out" >> "$work/c2"
+		# The slow readers once only past 256 copies (minutes a run there).
+		[ "$copies" -le 256 ] || [ "$round" = 1 ] || continue
 		seconds_rss "$work/readloop" "$out" >> "$work/l"
 		[ "$copies" -le "$report_max" ] && seconds_rss trace-cmd report -i "$out" >> "$work/r"
 	done
 	cs=$(median "$work/c" 1); cm=$(median "$work/c" 2); ls=$(median "$work/l" 1)
+	c2=$(median "$work/c2" 1)
 	rs=$([ -s "$work/r" ] && median "$work/r" 1 || echo "")
 	[ -n "$base_seconds" ] || base_seconds=$cs
-	awk -v n="$events" -v cs="$cs" -v cm="$cm" -v ls="$ls" -v rs="$rs" -v b="$base_seconds" \
+	awk -v n="$events" -v cs="$cs" -v c2="$c2" -v cm="$cm" -v ls="$ls" -v rs="$rs" -v b="$base_seconds" \
 		-v cpus=$((2 * copies)) -v k="$copies" 'BEGIN {
 		net = cs > b ? sprintf("%.2fM", n * (1 - 1 / k) / (cs - b) / 1e6) : "-";
-		printf "%6d %6d %10d  %6.2f %6.2fM %6s %6.0f MB       %6.2f %6.2fM", cpus, k, n,
-		       cs, n / cs / 1e6, net, cm / 1024, ls, n / ls / 1e6;
+		printf "%6d %6d %10d  %6.2f %6.2fM %6s %6.0f MB  %6.2f %5.2fx  %6.2f %6.2fM", cpus, k,
+		       n, cs, n / cs / 1e6, net, cm / 1024, c2, cs / c2, ls, n / ls / 1e6;
 		if (rs != "") printf "        %6.2f %6.2fM", rs, n / rs / 1e6;
 		printf "\n" }'
 	rm -f "$out"

@@ -32,6 +32,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->grace_ns = DEFAULT_GRACE_NS;
 	opts->max_forced_idle_pct = -1;
 	opts->max_starvation_ns = -1;
+	opts->max_reselect_ticks = CA_RESELECT_DEFAULT_TICKS;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
 	opts->threads = 1;
 }
@@ -121,6 +122,8 @@ static void take_rule_thresholds(struct ca_audit *audit)
 		audit->opts.max_forced_idle_pct = audit->pipeline->rules.max_forced_idle_pct;
 	if (!audit->opts.has_max_starvation && audit->pipeline->rules.has_max_starvation)
 		audit->opts.max_starvation_ns = (int64_t)audit->pipeline->rules.max_starvation_ns;
+	if (!audit->opts.has_max_reselect_ticks && audit->pipeline->rules.has_max_reselect_ticks)
+		audit->opts.max_reselect_ticks = audit->pipeline->rules.max_reselect_ticks;
 }
 
 /*
@@ -160,6 +163,9 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->isolation.base);
 	if (!ret)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->forcedidle.base);
+	ca_reselect_init(&audit->pipeline->reselect, audit->opts.max_reselect_ticks);
+	if (!ret && audit->opts.max_reselect_ticks)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->reselect.base);
 	if (!ret && audit->pipeline->has_rules)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
@@ -363,11 +369,35 @@ static void judge_thresholds(struct ca_audit *audit)
 	}
 }
 
+/* Forced idle past the reselection the kernel owed (checks/reselect.h). */
+static void judge_reselect(struct ca_audit *audit)
+{
+	const struct ca_reselect *rs = &audit->pipeline->reselect;
+	const struct ca_reselect_finding *f = &rs->list[0];
+	struct ca_reason *reason;
+	char d[32];
+
+	if (!audit->opts.max_reselect_ticks || !rs->finding_count)
+		return;
+	reason = add_reason(audit, "%llu forced-idle stretch%s outlived the reselection the kernel "
+			    "owed (over %u ticks of the running sibling): the longest, CPU %d for %s "
+			    "while CPU %d ran task %d through %u ticks",
+			    (unsigned long long)rs->finding_count, rs->finding_count == 1 ? "" : "es",
+			    audit->opts.max_reselect_ticks, f->waiting_cpu,
+			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->holder_cpu,
+			    f->holder_pid, f->ticks);
+	ca_reason_measure(reason, "reselect", (double)rs->finding_count, "stretches");
+	ca_reason_limit(reason, (double)audit->opts.max_reselect_ticks, "ticks");
+	reason->cpu = f->waiting_cpu;
+	reason->pid = f->waiting_pid;
+}
+
 static void judge_failures(struct ca_audit *audit)
 {
 	judge_isolation(audit);
 	judge_rules(audit);
 	judge_thresholds(audit);
+	judge_reselect(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -528,6 +558,13 @@ static void judge_unknowns(struct ca_audit *audit)
 				  "clock", 0, NULL);
 }
 
+/* Forced idle was seen, but no tick to hold it to the reselection owed (reselect.h). */
+static bool is_reselect_unheld(const struct ca_audit *audit)
+{
+	return audit->opts.max_reselect_ticks && !audit->pipeline->reselect.has_ticks &&
+	       audit->forced_idle_pct > 0;
+}
+
 static void collect_warnings(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -562,9 +599,11 @@ static void collect_warnings(struct ca_audit *audit)
 	if (audit->pipeline->isolation.has_causes &&
 	    (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick))
 		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "
-			    "local wakeup are of unknown cause up to %s, the longest a tick explains "
+			    "local wakeup are of unknown cause up to %s, the longest a tick explains%s "
 			    "(record irq_vectors:local_timer_entry)",
-			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)));
+			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)),
+			    is_reselect_unheld(audit) ? "; nor is forced idle held to the "
+			    "reselection owed" : "");
 	if ((audit->opts.identity == CA_IDENTITY_TAG || audit->pipeline->has_rules) &&
 	    state->cookie_source == CA_COOKIES_NONE)
 		add_warning(audit, "tags could not be checked against kernel cookies: the trace has "
@@ -582,6 +621,9 @@ static void collect_warnings(struct ca_audit *audit)
 		add_warning(audit, "%llu prctl call(s) with process-group scope: members outside "
 			    "the caller's thread group are not visible in the trace",
 			    (unsigned long long)state->prctl_group_scope_calls);
+	if (!audit->pipeline->isolation.has_causes && is_reselect_unheld(audit))
+		add_warning(audit, "no tick events in the trace: forced idle was not held to the "
+			    "reselection the kernel owes (record irq_vectors:local_timer_entry)");
 	if (audit->pipeline->isolation.list_dropped)
 		add_warning(audit, "%llu windows counted but not listed (list limit %zu)",
 			    (unsigned long long)audit->pipeline->isolation.list_dropped,
@@ -728,6 +770,7 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_rules_free(&pipeline->rules);
 	ca_isolation_free(&pipeline->isolation);
 	ca_forcedidle_free(&pipeline->forcedidle);
+	ca_reselect_free(&pipeline->reselect);
 	ca_state_free(&pipeline->state);
 	free(pipeline);
 	audit->pipeline = NULL;

@@ -12,6 +12,7 @@
 #include "checks/forcedidle.h"
 #include "checks/isolation.h"
 #include "checks/policy.h"
+#include "checks/reselect.h"
 #include "coreaudit/audit.h"
 #include "rules/rules.h"
 #include "state/state.h"
@@ -20,6 +21,7 @@ struct ca_audit_pipeline {
 	struct ca_state state;
 	struct ca_isolation isolation;
 	struct ca_forcedidle forcedidle;
+	struct ca_reselect reselect;	/* unless opts.max_reselect_ticks is 0 */
 	bool has_rules;		/* opts.rules_path was given and parsed */
 	struct ca_rules rules;
 	struct ca_policy policy;	/* with has_rules */

@@ -44,6 +44,10 @@ static const struct ca_option options[] = {
 	  "fail when forced idle exceeds PCT % of CPU time\n(0 to 100, e.g. 20 or 12.5)"),
 	CA_OPTION(CA_LONG_ONLY('S'), "max-starvation", CA_OPT_DURATION, "DUR",
 	  "fail when a task starves longer than DUR at a stretch"),
+	CA_OPTION_COUNT0(CA_LONG_ONLY('K'), "max-reselect-ticks", "N",
+	  "fail when a CPU stays forced idle with CFS work\nwhile its sibling's CFS task runs on "
+	  "through more\nthan N ticks (the reselection Linux owes; default\n8, 0 to 1000; 0: off)",
+	  1000),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",

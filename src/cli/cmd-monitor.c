@@ -44,6 +44,10 @@ static const struct ca_option options[] = {
 	  "the first second)"),
 	CA_OPTION(CA_LONG_ONLY('S'), "max-starvation", CA_OPT_DURATION, "DUR",
 	  "stop and fail when a task starves longer than DUR"),
+	CA_OPTION_COUNT0(CA_LONG_ONLY('K'), "max-reselect-ticks", "N",
+	  "fail when a CPU stays forced idle with CFS work\nwhile its sibling's CFS task runs on "
+	  "through more\nthan N ticks (the reselection Linux owes; default\n8, 0 to 1000; 0: off)",
+	  1000),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),

@@ -124,10 +124,12 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		return ca_parse_percent(text, &value->pct) ?
 		       bad_value(opt, text, "a percentage from 0 to 100") : 0;
 	case CA_OPT_COUNT:
-		if (!ca_parse_count(text, opt->max, &value->count) && value->count)
+	case CA_OPT_COUNT0:
+		if (!ca_parse_count(text, opt->max, &value->count) &&
+		    (value->count || opt->kind == CA_OPT_COUNT0))
 			return 0;
-		snprintf(expected, sizeof(expected), "a whole number from 1 to %llu",
-			 (unsigned long long)opt->max);
+		snprintf(expected, sizeof(expected), "a whole number from %d to %llu",
+			 opt->kind == CA_OPT_COUNT, (unsigned long long)opt->max);
 		return bad_value(opt, text, expected);
 	case CA_OPT_TOPOLOGY:
 		if (!ca_topology_parse(text, &value->topology, err, sizeof(err)))
@@ -254,6 +256,10 @@ bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
 	case CA_LONG_ONLY('S'):
 		opts->max_starvation_ns = (int64_t)value->ns;
 		opts->has_max_starvation = true;
+		return true;
+	case CA_LONG_ONLY('K'):
+		opts->max_reselect_ticks = (uint32_t)value->count;
+		opts->has_max_reselect_ticks = true;
 		return true;
 	case CA_LONG_ONLY('R'):
 		opts->use_record_reader = value->choice == 0;

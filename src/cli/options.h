@@ -22,6 +22,7 @@ enum ca_opt_kind {
 	CA_OPT_DURATION,	/* ca_parse_duration(): 1ns and up, with a unit */
 	CA_OPT_PERCENT,		/* ca_parse_percent(): 0 to 100 */
 	CA_OPT_COUNT,		/* ca_parse_count(): 1 to .max */
+	CA_OPT_COUNT0,		/* ca_parse_count(): 0 (off) to .max */
 	CA_OPT_TOPOLOGY,	/* ca_topology_parse() */
 };
 
@@ -32,7 +33,7 @@ struct ca_option {
 	const char *metavar;	/* "DUR", "FILE"; for a choice, what --help shows */
 	const char *help;	/* --help text, lines separated by '\n' */
 	const char *choices;	/* CA_OPT_CHOICE: the words, separated by '|' */
-	uint64_t max;		/* CA_OPT_COUNT: the largest value */
+	uint64_t max;		/* CA_OPT_COUNT, CA_OPT_COUNT0: the largest value */
 };
 
 /* An option with no short form: an id out of getopt's letters. */
@@ -44,6 +45,8 @@ struct ca_option {
 	{ id, name, CA_OPT_CHOICE, metavar, help, choices, 0 }
 #define CA_OPTION_COUNT(id, name, metavar, help, max) \
 	{ id, name, CA_OPT_COUNT, metavar, help, NULL, max }
+#define CA_OPTION_COUNT0(id, name, metavar, help, max) \
+	{ id, name, CA_OPT_COUNT0, metavar, help, NULL, max }
 
 /* A parsed value, by the option's kind. */
 struct ca_opt_value {

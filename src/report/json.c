@@ -339,6 +339,43 @@ static json *forced_idle(const struct ca_audit *audit)
 	return obj;
 }
 
+static json *reselect_finding(const struct ca_reselect_finding *f)
+{
+	json *obj = json_object_new_object();
+
+	put(obj, "core", json_object_new_int(f->core));
+	put(obj, "waiting_cpu", json_object_new_int(f->waiting_cpu));
+	put(obj, "waiting_pid", json_object_new_int(f->waiting_pid));
+	put(obj, "waiting_prio", json_object_new_int(f->waiting_prio));
+	put(obj, "waiting_cookie", cookie(f->waiting_cookie));
+	put(obj, "holder_cpu", json_object_new_int(f->holder_cpu));
+	put(obj, "holder_pid", json_object_new_int(f->holder_pid));
+	put(obj, "holder_prio", json_object_new_int(f->holder_prio));
+	put(obj, "holder_cookie", cookie(f->holder_cookie));
+	put(obj, "start_ns", u64(f->start_ns));
+	put(obj, "end_ns", u64(f->end_ns));
+	put(obj, "ticks", u64(f->ticks));
+	return obj;
+}
+
+/* Forced idle past the reselection the kernel owed (checks/reselect.h). */
+static json *reselect(const struct ca_audit *audit)
+{
+	const struct ca_reselect *rs = &audit->pipeline->reselect;
+	json *obj = json_object_new_object(), *list = json_object_new_array();
+
+	for (size_t i = 0; i < rs->listed; i++)
+		json_object_array_add(list, reselect_finding(&rs->list[i]));
+	put(obj, "max_ticks", u64(audit->opts.max_reselect_ticks));
+	put(obj, "checked", json_object_new_boolean(audit->opts.max_reselect_ticks &&
+						      rs->has_ticks));
+	put(obj, "most_ticks", u64(rs->most_ticks));
+	put(obj, "count", u64(rs->finding_count));
+	put(obj, "total_ns", u64(rs->finding_ns));
+	put(obj, "list", list);
+	return obj;
+}
+
 static json *worst_windows(const struct ca_policy_result *res)
 {
 	json *list = json_object_new_array();
@@ -407,6 +444,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put_violations(root, audit);
 	put(root, "windows", windows(audit));
 	put(root, "forced_idle", forced_idle(audit));
+	put(root, "reselect", reselect(audit));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

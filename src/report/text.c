@@ -272,6 +272,34 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
+/* Forced-idle stretches past the reselection owed, longest first (shown only when found). */
+static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_reselect *rs = &audit->pipeline->reselect;
+	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
+	char total[32];
+
+	if (!rs->finding_count)
+		return;
+	fprintf(out, "\nforced idle past the reselection owed (over %u ticks): %llu stretch%s, %s\n",
+		audit->opts.max_reselect_ticks, (unsigned long long)rs->finding_count,
+		rs->finding_count == 1 ? "" : "es", D(rs->finding_ns, total));
+	for (size_t i = 0; i < rs->listed && i < (size_t)top; i++) {
+		const struct ca_reselect_finding *f = &rs->list[i];
+		const struct ca_task *w = ca_tasks_lookup(tasks, f->waiting_pid);
+		const struct ca_task *h = ca_tasks_lookup(tasks, f->holder_pid);
+		char length[32];
+
+		fprintf(out, "  %.9f  CPU %d idle %s: %s:%d (prio %d, cookie %#llx) waited while CPU %d "
+			"ran %s:%d (prio %d, cookie %#llx) through %u ticks\n", f->start_ns / 1e9,
+			f->waiting_cpu,
+			D(f->end_ns - f->start_ns, length), w ? w->comm : "?", f->waiting_pid,
+			f->waiting_prio, (unsigned long long)f->waiting_cookie, f->holder_cpu,
+			h ? h->comm : "?", f->holder_pid, f->holder_prio,
+			(unsigned long long)f->holder_cookie, f->ticks);
+	}
+}
+
 static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top)
 {
 	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
@@ -324,6 +352,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_windows(out, audit, opts->top);
 	write_unexplained(out, audit, opts->top);
 	write_forced_idle(out, audit, opts->top);
+	write_reselect(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 }
 

@@ -3,7 +3,7 @@
  *
  *   tag NAME comm|pid|tgid|uid|cgroup|policy|cookie|marker VALUE
  *   isolate A B | exclusive T | together G
- *   grace DUR | max-forced-idle PCT | max-starvation DUR
+ *   grace DUR | max-forced-idle PCT | max-starvation DUR | max-reselect-ticks N
  *
  * Errors name the file, line and column of the offending word.
  */
@@ -296,6 +296,28 @@ static int parse_threshold(struct parser *p)
 	return 0;
 }
 
+/* max-reselect-ticks N: 0 (the check off) to 1000. */
+static int parse_ticks(struct parser *p)
+{
+	struct ca_rules *r = p->rules;
+	const struct word *value = &p->words[1];
+	uint64_t ticks;
+	char text[64];
+	int ret = expect_words(p, 2, "max-reselect-ticks N");
+
+	if (ret)
+		return ret;
+	if (r->has_max_reselect_ticks)
+		return fail(p, p->words[0].column, "max-reselect-ticks is set twice");
+	word_copy(value, text, sizeof(text));
+	if (value->len >= (int)sizeof(text) || ca_parse_count(text, 1000, &ticks))
+		return fail(p, value->column, "\"%.*s\" is not a whole number from 0 to 1000",
+			    value->len, value->text);
+	r->has_max_reselect_ticks = true;
+	r->max_reselect_ticks = (uint32_t)ticks;
+	return 0;
+}
+
 static int parse_line(struct parser *p, const char *line)
 {
 	const struct word *first = &p->words[0];
@@ -314,8 +336,11 @@ static int parse_line(struct parser *p, const char *line)
 	if (word_is(first, "grace") || word_is(first, "max-forced-idle") ||
 	    word_is(first, "max-starvation"))
 		return parse_threshold(p);
+	if (word_is(first, "max-reselect-ticks"))
+		return parse_ticks(p);
 	return fail(p, first->column, "unknown statement \"%.*s\": tag, isolate, exclusive, "
-		    "together, grace, max-forced-idle or max-starvation", first->len, first->text);
+		    "together, grace, max-forced-idle, max-starvation or max-reselect-ticks",
+		    first->len, first->text);
 }
 
 /* A relation naming a tag that no rule assigns can never be checked. */

@@ -55,8 +55,9 @@ struct ca_rules {
 	int tag_rule_count;
 	struct ca_relation *relations;
 	int relation_count;
-	bool has_grace, has_max_forced_idle, has_max_starvation;
+	bool has_grace, has_max_forced_idle, has_max_starvation, has_max_reselect_ticks;
 	uint64_t grace_ns;
+	uint32_t max_reselect_ticks;
 	double max_forced_idle_pct;
 	uint64_t max_starvation_ns;
 	bool needs_uid_or_cgroup;	/* a rule the trace cannot satisfy */

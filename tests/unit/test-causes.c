@@ -389,8 +389,8 @@ static const char tickless_reason[] =
 
 static const char tickless_warning[] =
 	"no tick events in the trace: windows with no reschedule IPI or local wakeup are of "
-	"unknown cause up to 15.000ms, the longest a tick explains (record "
-	"irq_vectors:local_timer_entry)";
+	"unknown cause up to 15.000ms, the longest a tick explains; nor is forced idle held to "
+	"the reselection owed (record irq_vectors:local_timer_entry)";
 
 START_TEST(test_no_tick_events)
 {
