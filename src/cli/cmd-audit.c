@@ -77,6 +77,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
 		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
+		"  coreaudit audit --max-reselect-ticks 4 trace.dat\n"
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",

@@ -75,6 +75,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor -d 10s\n"
 		"  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
 		"  coreaudit monitor --max-forced-idle 12.5 -d 90s\n"
+		"  coreaudit monitor --max-reselect-ticks 4 -d 60s\n"
 		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),

@@ -204,6 +204,8 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	json *by_check = json_object_new_object();
 	uint64_t isolation = audit->pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, rules = 0;
 	uint64_t forced_idle = 0, starvation = 0;
+	uint64_t reselect = audit->opts.max_reselect_ticks ?
+			    audit->pipeline->reselect.finding_count : 0;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -217,7 +219,8 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "rules", u64(rules));
 	put(by_check, "max-forced-idle", u64(forced_idle));
 	put(by_check, "max-starvation", u64(starvation));
-	put(root, "violations", u64(isolation + rules + forced_idle + starvation));
+	put(by_check, "reselect", u64(reselect));
+	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect));
 	put(root, "violations_by_check", by_check);
 }
 

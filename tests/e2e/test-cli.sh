@@ -31,6 +31,15 @@ expect_message "--max-transition 0ns" "--max-transition \"0ns\": $dur_range" \
 expect_message "--max-starvation overflow" "--max-starvation \"99999999999999999999s\": $dur_range" \
 	"$coreaudit" audit --max-starvation 99999999999999999999s "$example"
 expect_message "--grace 1e3ms" "--grace \"1e3ms\": $dur_unit" "$coreaudit" audit --grace 1e3ms "$example"
+for ticks in 1001 -1 x 2.5; do
+	expect_message "--max-reselect-ticks '$ticks'" \
+		"--max-reselect-ticks \"$ticks\": expected a whole number from 0 to 1000" \
+		"$coreaudit" audit --max-reselect-ticks "$ticks" "$example"
+done
+expect_exit 0 "--max-reselect-ticks 0 (the check off)" "$coreaudit" audit --max-reselect-ticks 0 \
+	"$top_srcdir/examples/coresched-cookies.dat"
+check "... and the JSON says so" test "$("$coreaudit" audit --max-reselect-ticks 0 --json \
+	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['reselect']['max_ticks'], d['reselect']['checked']")" = "0 False"
 for pct in nan inf junk -1 1e1 101 " 5" 5x; do
 	expect_message "audit --max-forced-idle '$pct'" \
 		"--max-forced-idle \"$pct\": expected a percentage from 0 to 100" \

@@ -113,6 +113,28 @@ START_TEST(test_tick_counted_once)
 }
 END_TEST
 
+/* A rule file's max-reselect-ticks, where the option is not given. */
+START_TEST(test_rule_file_ticks)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	starved(&t, TICKS, 120, false);
+	test_options(&opts, "0,1");
+	ck_assert_int_eq(audit_text_with_rules(&audit, &t, &opts, "max-reselect-ticks 12\n"),
+			 CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.opts.max_reselect_ticks, 12);
+	ca_audit_free(&audit);
+	opts.max_reselect_ticks = 11;
+	opts.has_max_reselect_ticks = true;
+	ck_assert_int_eq(audit_text_with_rules(&audit, &t, &opts, "max-reselect-ticks 12\n"),
+			 CA_RESULT_FAIL);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *reselect_suite(void)
 {
 	Suite *s = suite_create("reselect");
@@ -122,6 +144,7 @@ Suite *reselect_suite(void)
 	tcase_add_test(tc, test_within_the_ticks);
 	tcase_add_test(tc, test_holder_outranks);
 	tcase_add_test(tc, test_tick_counted_once);
+	tcase_add_test(tc, test_rule_file_ticks);
 	suite_add_tcase(s, tc);
 	return s;
 }

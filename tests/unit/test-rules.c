@@ -63,6 +63,12 @@ static const struct {
 	  "number from 0 to 18446744073709551615 (decimal or 0x hex)", 0, 0, 0 },
 	{ "tag a cookie 0x\n", "r.rules:1:14: \"0x\" is not a number", 0, 0, 0 },
 	{ "tag a cookie 12abc\n", "r.rules:1:14: \"12abc\" is not a number", 0, 0, 0 },
+	{ "max-reselect-ticks 0\n", NULL, 0, 0, 0 },
+	{ "max-reselect-ticks 1001\n", "r.rules:1:20: \"1001\" is not a whole number from 0 to "
+	  "1000", 0, 0, 0 },
+	{ "max-reselect-ticks 4\nmax-reselect-ticks 5\n",
+	  "r.rules:2:1: max-reselect-ticks is set twice", 0, 0, 0 },
+	{ "max-reselect-ticks\n", "r.rules:1:", 0, 0, 0 },
 };
 
 START_TEST(test_rule_rows)
