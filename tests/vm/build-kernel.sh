@@ -11,6 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${COREAUDIT_VM_CACHE:-/var/cache/coreaudit-vm}
 patch_file=${1:-}
+[ -z "$patch_file" ] || patch_file=$(realpath "$patch_file")
 tarball=/usr/src/linux-source-6.12.tar.xz
 [ -f "$tarball" ] || { echo "build-kernel: $tarball missing (apt-get install linux-source-6.12)" >&2; exit 3; }
 key=$({ cat "$here/config.fragment"; dpkg-query -W -f='${Version}' linux-source-6.12; } |

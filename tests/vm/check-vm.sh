@@ -31,7 +31,7 @@ is_emulator_fault() { grep -q 'Oops: int3' "$1" && grep -q 'text_poke' "$1"; }
 run() {	# run NAME VARIANT SMP GROUPS
 	local started=$SECONDS attempt
 	for attempt in 1 2; do
-		if "$here/run-vm.sh" "$bzimage" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" \
+		if "$here/run-vm.sh" "${kernel:-$bzimage}" "$tap_tmp/initramfs.cpio.gz" "$results/$1" "$2" "$3" \
 			"$4" "$seconds" 2> "$tap_tmp/$1.err"; then
 			ok "$1: recorded in the guest ($2, $3: $4) in $((SECONDS - started)) s"
 			return
@@ -251,6 +251,41 @@ if [ "$many_cpus" -gt 0 ]; then
 		< "$tap_tmp/many-live.json" | sed 's/^/# many: /'
 	show_windows many-record
 fi
+
+# 9. Kernels that carry a bug class (issue 15; tests/vm/bugs/, each patch's
+# header says what it undoes and breaks), built incrementally on the kept
+# tree of the correct kernel.  Each workload runs on the correct kernel too,
+# where no check may fail.
+#
+# Forced-idle starvation without reselection (01: task_tick_core removed, the
+# fix 8039e96f undone): two CFS hogs of different cookies pinned to the two
+# siblings, recorded by coreaudit record (its reader wakes once a second; a
+# wakeup on either CPU reselects the core and would hide the bug).
+starve_groups=a:1:100:1:o:0,b:1:100:1:o:1
+run starve record smt2 "$starve_groups"
+audit starve
+check "starve, correct kernel: passes (exit $code)" test "$code" = 0
+check "starve, correct kernel: no forced-idle stretch past the reselection owed" test \
+	"$(json_get "d['reselect']['checked'], d['reselect']['count']" < "$tap_tmp/starve.json")" = \
+	"True 0"
+echo "# starve, correct kernel: the most ticks a forced-idle stretch held: $(json_get \
+	"d['reselect']['most_ticks']" < "$tap_tmp/starve.json")"
+if kernel=$("$here/build-kernel.sh" "$here/bugs/01-no-forceidle-tick.patch"); then
+	ok "kernel without task_tick_core: $kernel"
+	run starve-bug record smt2 "$starve_groups"
+	audit starve-bug
+	check "starve, kernel without task_tick_core: fails (exit $code)" test "$code" = 1
+	check "starve, kernel without task_tick_core: by forced idle past the reselection owed" \
+		test "$(json_get "d['reasons'][0]['check'], d['reselect']['count'] > 0" \
+		< "$tap_tmp/starve-bug.json")" = "reselect True"
+	json_get "'; '.join('CPU %d idle %.1f ms while CPU %d ran %d through %d ticks' % (
+		f['waiting_cpu'], (f['end_ns'] - f['start_ns']) / 1e6, f['holder_cpu'],
+		f['holder_pid'], f['ticks']) for f in d['reselect']['list'][:3])" \
+		< "$tap_tmp/starve-bug.json" | sed 's/^/# starve-bug, the longest: /'
+else
+	fail "kernel without task_tick_core: build"
+fi
+unset kernel
 
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
 # trace cannot follow to 2% on this emulator (README, The real-kernel harness).
