@@ -133,6 +133,7 @@ void ca_identity_prctl_enter(struct ca_state *state, const struct ca_event *ev)
 	slot = pending_slot(state, ev->pid);
 	if (!slot)
 		return;
+	state->pending_count += !slot->pid;
 	slot->pid = ev->pid;
 	slot->enter_ts = ev->ts;
 	slot->call = ev->prctl;
@@ -140,7 +141,7 @@ void ca_identity_prctl_enter(struct ca_state *state, const struct ca_event *ev)
 
 bool ca_state_cookie_in_flight(const struct ca_state *state, int pid)
 {
-	for (int i = 0; i < CA_MAX_PENDING_PRCTL; i++) {
+	for (int i = 0; state->pending_count && i < CA_MAX_PENDING_PRCTL; i++) {
 		const struct ca_pending_prctl *p = &state->pending[i];
 		int target = p->call.arg3 ? (int)p->call.arg3 : p->pid;
 
@@ -232,6 +233,7 @@ static int prepare_prctl_exit(struct ca_state *state, const struct ca_event *ev,
 	call = slot->call;
 	from = slot->enter_ts;
 	slot->pid = 0;
+	state->pending_count--;
 	raise_source(state, CA_COOKIES_PRCTL);
 	if (ev->prctl_ret != 0 || call.arg2 == CA_PR_SCHED_CORE_GET)
 		return 0;

@@ -89,6 +89,7 @@ struct ca_state {
 	uint64_t prctl_calls;
 	uint64_t prctl_group_scope_calls;	/* scope 2: members beyond tgid unseen */
 	struct ca_pending_prctl pending[CA_MAX_PENDING_PRCTL];
+	int pending_count;	/* slots in use: none, the common case, is not searched */
 	struct ca_check **checks;
 	int check_count;
 };
