@@ -33,6 +33,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_forced_idle_pct = -1;
 	opts->max_starvation_ns = -1;
 	opts->max_reselect_ticks = CA_RESELECT_DEFAULT_TICKS;
+	opts->max_inversion_ns = CA_INVERSION_DEFAULT_NS;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
 	opts->threads = 1;
 }
@@ -124,6 +125,8 @@ static void take_rule_thresholds(struct ca_audit *audit)
 		audit->opts.max_starvation_ns = (int64_t)audit->pipeline->rules.max_starvation_ns;
 	if (!audit->opts.has_max_reselect_ticks && audit->pipeline->rules.has_max_reselect_ticks)
 		audit->opts.max_reselect_ticks = audit->pipeline->rules.max_reselect_ticks;
+	if (!audit->opts.has_max_inversion && audit->pipeline->rules.has_max_inversion)
+		audit->opts.max_inversion_ns = audit->pipeline->rules.max_inversion_ns;
 }
 
 /*
@@ -166,6 +169,9 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	ca_reselect_init(&audit->pipeline->reselect, audit->opts.max_reselect_ticks);
 	if (!ret && audit->opts.max_reselect_ticks)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->reselect.base);
+	ca_inversion_init(&audit->pipeline->inversion, audit->opts.max_inversion_ns);
+	if (!ret)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->inversion.base);
 	if (!ret && audit->pipeline->has_rules)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
@@ -392,12 +398,37 @@ static void judge_reselect(struct ca_audit *audit)
 	reason->pid = f->waiting_pid;
 }
 
+/* A realtime task kept off an idle CPU by a task it outranks (checks/inversion.h). */
+static void judge_inversion(struct ca_audit *audit)
+{
+	const struct ca_inversion *inv = &audit->pipeline->inversion;
+	const struct ca_inversion_finding *f = &inv->list[0];
+	struct ca_reason *reason;
+	char d[32], m[32];
+
+	if (!inv->finding_count)
+		return;
+	reason = add_reason(audit, "%llu priority inversion%s (an RT task idle beside a lower task of "
+			    "another cookie past %s once the kernel chose): the longest, task %d "
+			    "(prio %d) on CPU %d for %s while CPU %d ran task %d (prio %d)",
+			    (unsigned long long)inv->finding_count, inv->finding_count == 1 ? "" : "s",
+			    ca_format_duration(inv->max_ns, m, sizeof(m)), f->waiting_pid,
+			    f->waiting_prio, f->waiting_cpu,
+			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->holder_cpu,
+			    f->holder_pid, f->holder_prio);
+	ca_reason_measure(reason, "inversion", (double)inv->finding_count, "stretches");
+	ca_reason_limit(reason, (double)inv->max_ns, "ns");
+	reason->cpu = f->waiting_cpu;
+	reason->pid = f->waiting_pid;
+}
+
 static void judge_failures(struct ca_audit *audit)
 {
 	judge_isolation(audit);
 	judge_rules(audit);
 	judge_thresholds(audit);
 	judge_reselect(audit);
+	judge_inversion(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -771,6 +802,7 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_isolation_free(&pipeline->isolation);
 	ca_forcedidle_free(&pipeline->forcedidle);
 	ca_reselect_free(&pipeline->reselect);
+	ca_inversion_free(&pipeline->inversion);
 	ca_state_free(&pipeline->state);
 	free(pipeline);
 	audit->pipeline = NULL;

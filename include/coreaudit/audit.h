@@ -36,11 +36,15 @@ struct ca_audit_options {
 	int64_t max_starvation_ns;	/* < 0: no threshold */
 	uint32_t max_reselect_ticks;	/* a forced-idle stretch past this many ticks of the
 					 * running sibling fails (checks/reselect.h; 0: off) */
+	uint64_t max_inversion_ns;	/* how long a realtime task may wait on an idle CPU
+					 * beside a task it outranks, once the kernel chose
+					 * (checks/inversion.h) */
 	size_t list_limit;
 	const char *rules_path;		/* NULL: no rule file */
 	bool has_max_forced_idle;
 	bool has_max_starvation;
 	bool has_max_reselect_ticks;	/* given by the user: a rule file does not change it */
+	bool has_max_inversion;		/* likewise */
 	bool use_record_reader;		/* trace.dat: libtracecmd records, the reference */
 	int threads;			/* 2 or more: a file is read on one thread while
 					 * its events are checked on another (1: one) */

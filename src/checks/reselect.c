@@ -8,6 +8,7 @@
 
 #include "checks/reselect.h"
 #include "state/state.h"
+#include "util/longest.h"
 
 #define TICK_MERGE_NS 200000ull		/* a timer interrupt and its tick hrtimer: one tick */
 #define FIRST_RT_PRIO 100		/* kernel prio below this: RT or DL */
@@ -95,26 +96,11 @@ static bool is_owed(const struct ca_state *state, int core, struct ca_reselect_f
 	return false;
 }
 
-/* A finding into the list, longest first (the shortest leaves a full list). */
-static void keep(struct ca_reselect *rs, const struct ca_reselect_finding *f)
+static uint64_t length_of(const void *item)
 {
-	uint64_t length = f->end_ns - f->start_ns;
-	size_t at = rs->listed;
+	const struct ca_reselect_finding *f = item;
 
-	if (at == CA_RESELECT_LIST) {
-		const struct ca_reselect_finding *last = &rs->list[at - 1];
-
-		if (last->end_ns - last->start_ns >= length)
-			return;
-		at--;
-	} else {
-		rs->listed++;
-	}
-	while (at > 0 && rs->list[at - 1].end_ns - rs->list[at - 1].start_ns < length) {
-		rs->list[at] = rs->list[at - 1];
-		at--;
-	}
-	rs->list[at] = *f;
+	return f->end_ns - f->start_ns;
 }
 
 static void close_stretch(struct ca_reselect *rs, struct ca_reselect_core *c, uint64_t ts)
@@ -123,7 +109,8 @@ static void close_stretch(struct ca_reselect *rs, struct ca_reselect_core *c, ui
 		c->found.end_ns = ts;
 		rs->finding_count++;
 		rs->finding_ns += ts - c->found.start_ns;
-		keep(rs, &c->found);
+		ca_keep_longest(rs->list, &rs->listed, CA_RESELECT_LIST, sizeof(rs->list[0]),
+				&c->found, length_of);
 	}
 	c->is_owed = false;
 	c->is_found = false;

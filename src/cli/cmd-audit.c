@@ -48,6 +48,9 @@ static const struct ca_option options[] = {
 	  "fail when a CPU stays forced idle with CFS work\nwhile its sibling's CFS task runs on "
 	  "through more\nthan N ticks (the reselection Linux owes; default\n8, 0 to 1000; 0: off)",
 	  1000),
+	CA_OPTION(CA_LONG_ONLY('I'), "max-inversion", CA_OPT_DURATION, "DUR",
+	  "fail when a realtime task waits on an idle CPU\nbeside a task it outranks, of another "
+	  "cookie,\nlonger than DUR once the kernel chose (priority\ninversion; default 1ms)"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
@@ -77,7 +80,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
 		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
-		"  coreaudit audit --max-reselect-ticks 4 trace.dat\n"
+		"  coreaudit audit --max-reselect-ticks 4 --max-inversion 500us trace.dat\n"
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",

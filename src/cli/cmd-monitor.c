@@ -48,6 +48,9 @@ static const struct ca_option options[] = {
 	  "fail when a CPU stays forced idle with CFS work\nwhile its sibling's CFS task runs on "
 	  "through more\nthan N ticks (the reselection Linux owes; default\n8, 0 to 1000; 0: off)",
 	  1000),
+	CA_OPTION(CA_LONG_ONLY('I'), "max-inversion", CA_OPT_DURATION, "DUR",
+	  "fail when a realtime task waits on an idle CPU\nbeside a task it outranks, of another "
+	  "cookie,\nlonger than DUR once the kernel chose (priority\ninversion; default 1ms)"),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),
@@ -75,7 +78,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor -d 10s\n"
 		"  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
 		"  coreaudit monitor --max-forced-idle 12.5 -d 90s\n"
-		"  coreaudit monitor --max-reselect-ticks 4 -d 60s\n"
+		"  coreaudit monitor --max-reselect-ticks 4 --max-inversion 500us -d 60s\n"
 		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),

@@ -206,6 +206,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	uint64_t forced_idle = 0, starvation = 0;
 	uint64_t reselect = audit->opts.max_reselect_ticks ?
 			    audit->pipeline->reselect.finding_count : 0;
+	uint64_t inversion = audit->pipeline->inversion.finding_count;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -220,7 +221,9 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "max-forced-idle", u64(forced_idle));
 	put(by_check, "max-starvation", u64(starvation));
 	put(by_check, "reselect", u64(reselect));
-	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect));
+	put(by_check, "inversion", u64(inversion));
+	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
+				    inversion));
 	put(root, "violations_by_check", by_check);
 }
 
@@ -361,6 +364,42 @@ static json *reselect_finding(const struct ca_reselect_finding *f)
 	return obj;
 }
 
+static json *inversion_finding(const struct ca_inversion_finding *f)
+{
+	json *obj = json_object_new_object();
+
+	put(obj, "core", json_object_new_int(f->core));
+	put(obj, "waiting_cpu", json_object_new_int(f->waiting_cpu));
+	put(obj, "waiting_pid", json_object_new_int(f->waiting_pid));
+	put(obj, "waiting_prio", json_object_new_int(f->waiting_prio));
+	put(obj, "waiting_cookie", cookie(f->waiting_cookie));
+	put(obj, "holder_cpu", json_object_new_int(f->holder_cpu));
+	put(obj, "holder_pid", json_object_new_int(f->holder_pid));
+	put(obj, "holder_prio", json_object_new_int(f->holder_prio));
+	put(obj, "holder_cookie", cookie(f->holder_cookie));
+	put(obj, "start_ns", u64(f->start_ns));
+	put(obj, "decided_ns", u64(f->decided_ns));
+	put(obj, "end_ns", u64(f->end_ns));
+	return obj;
+}
+
+/* Realtime tasks kept off an idle CPU by a task they outrank (checks/inversion.h). */
+static json *inversion(const struct ca_audit *audit)
+{
+	const struct ca_inversion *inv = &audit->pipeline->inversion;
+	json *obj = json_object_new_object(), *list = json_object_new_array();
+
+	for (size_t i = 0; i < inv->listed; i++)
+		json_object_array_add(list, inversion_finding(&inv->list[i]));
+	put(obj, "max_ns", u64(inv->max_ns));
+	put(obj, "longest_ns", u64(inv->longest_ns));
+	put(obj, "excused", u64(inv->excused_count));
+	put(obj, "count", u64(inv->finding_count));
+	put(obj, "total_ns", u64(inv->finding_ns));
+	put(obj, "list", list);
+	return obj;
+}
+
 /* Forced idle past the reselection the kernel owed (checks/reselect.h). */
 static json *reselect(const struct ca_audit *audit)
 {
@@ -448,6 +487,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "windows", windows(audit));
 	put(root, "forced_idle", forced_idle(audit));
 	put(root, "reselect", reselect(audit));
+	put(root, "inversion", inversion(audit));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

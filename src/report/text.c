@@ -272,6 +272,34 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
+/* Priority inversions, longest first (shown only when found). */
+static void write_inversion(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_inversion *inv = &audit->pipeline->inversion;
+	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
+	char total[32], max[32];
+
+	if (!inv->finding_count)
+		return;
+	fprintf(out, "\npriority inversion (over %s once the kernel chose): %llu stretch%s, %s\n",
+		D(inv->max_ns, max), (unsigned long long)inv->finding_count,
+		inv->finding_count == 1 ? "" : "es", D(inv->finding_ns, total));
+	for (size_t i = 0; i < inv->listed && i < (size_t)top; i++) {
+		const struct ca_inversion_finding *f = &inv->list[i];
+		const struct ca_task *w = ca_tasks_lookup(tasks, f->waiting_pid);
+		const struct ca_task *h = ca_tasks_lookup(tasks, f->holder_pid);
+		char length[32], after[32];
+
+		fprintf(out, "  %.9f  CPU %d idle %s (%s after the kernel chose): %s:%d (prio %d, "
+			"cookie %#llx) waited while CPU %d ran %s:%d (prio %d, cookie %#llx)\n",
+			f->start_ns / 1e9, f->waiting_cpu, D(f->end_ns - f->start_ns, length),
+			D(f->end_ns - f->decided_ns, after), w ? w->comm : "?", f->waiting_pid,
+			f->waiting_prio, (unsigned long long)f->waiting_cookie, f->holder_cpu,
+			h ? h->comm : "?", f->holder_pid, f->holder_prio,
+			(unsigned long long)f->holder_cookie);
+	}
+}
+
 /* Forced-idle stretches past the reselection owed, longest first (shown only when found). */
 static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
 {
@@ -353,6 +381,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_unexplained(out, audit, opts->top);
 	write_forced_idle(out, audit, opts->top);
 	write_reselect(out, audit, opts->top);
+	write_inversion(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 }
 

@@ -40,6 +40,12 @@ expect_exit 0 "--max-reselect-ticks 0 (the check off)" "$coreaudit" audit --max-
 	"$top_srcdir/examples/coresched-cookies.dat"
 check "... and the JSON says so" test "$("$coreaudit" audit --max-reselect-ticks 0 --json \
 	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['reselect']['max_ticks'], d['reselect']['checked']")" = "0 False"
+expect_message "--max-inversion 0ns" "--max-inversion \"0ns\": $dur_range" \
+	"$coreaudit" audit --max-inversion 0ns "$example"
+expect_message "--max-inversion 2" "--max-inversion \"2\": $dur_unit" \
+	"$coreaudit" audit --max-inversion 2 "$example"
+check "--max-inversion 250us: in the JSON" test "$("$coreaudit" audit --max-inversion 250us --json \
+	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['inversion']['max_ns']")" = 250000
 for pct in nan inf junk -1 1e1 101 " 5" 5x; do
 	expect_message "audit --max-forced-idle '$pct'" \
 		"--max-forced-idle \"$pct\": expected a percentage from 0 to 100" \

@@ -43,6 +43,7 @@ Suite *text_suite(void);
 Suite *isolation_suite(void);
 Suite *forcedidle_suite(void);
 Suite *reselect_suite(void);
+Suite *inversion_suite(void);
 Suite *cookies_suite(void);
 Suite *audit_suite(void);
 Suite *causes_suite(void);

@@ -69,6 +69,11 @@ static const struct {
 	{ "max-reselect-ticks 4\nmax-reselect-ticks 5\n",
 	  "r.rules:2:1: max-reselect-ticks is set twice", 0, 0, 0 },
 	{ "max-reselect-ticks\n", "r.rules:1:", 0, 0, 0 },
+	{ "max-inversion 500us\n", NULL, 0, 0, 0 },
+	{ "max-inversion 0ns\n", "r.rules:1:15: \"0ns\" is not a duration from 1ns", 0, 0, 0 },
+	{ "max-inversion 2\n", "r.rules:1:15: \"2\" is not a duration with a unit", 0, 0, 0 },
+	{ "max-inversion 1ms\nmax-inversion 2ms\n", "r.rules:2:1: max-inversion is set twice",
+	  0, 0, 0 },
 };
 
 START_TEST(test_rule_rows)

@@ -287,6 +287,37 @@ else
 fi
 unset kernel
 
+# Priority inversion (02: a selection made while the core has no cookie
+# weighs only its own CPU's pick, the effect of 7afbba11 undone): an
+# untagged SCHED_FIFO task pinned to one sibling, a tagged CFS task with a
+# duty cycle pinned to the other, which wakes while the RT task runs on a
+# core without a cookie.
+invert_groups=rt:1:70:0:f:1,cfs:1:50:1:o:0
+run invert record smt2 "$invert_groups"
+audit invert
+check "invert, correct kernel: passes (exit $code)" test "$code" = 0
+check "invert, correct kernel: no priority inversion" test \
+	"$(json_get "d['inversion']['count']" < "$tap_tmp/invert.json")" = 0
+echo "# invert, correct kernel: $(json_get "'the longest stretch after a decision %.1f us, %d excused' % (
+	d['inversion']['longest_ns'] / 1e3, d['inversion']['excused'])" < "$tap_tmp/invert.json")"
+if kernel=$("$here/build-kernel.sh" "$here/bugs/02-priority-inversion.patch"); then
+	ok "kernel with the inversion: $kernel"
+	run invert-bug record smt2 "$invert_groups"
+	audit invert-bug
+	check "invert, kernel with the inversion: fails (exit $code)" test "$code" = 1
+	check "invert, kernel with the inversion: by priority inversion" \
+		test "$(json_get "'inversion' in [r['check'] for r in d['reasons']], d['inversion']['count'] > 0" \
+		< "$tap_tmp/invert-bug.json")" = "True True"
+	json_get "'%d stretches; ' % d['inversion']['count'] + '; '.join(
+		'task %d (prio %d) idle on CPU %d %.2f ms while CPU %d ran %d (prio %d)' % (
+		f['waiting_pid'], f['waiting_prio'], f['waiting_cpu'], (f['end_ns'] - f['start_ns']) / 1e6,
+		f['holder_cpu'], f['holder_pid'], f['holder_prio']) for f in d['inversion']['list'][:3])" \
+		< "$tap_tmp/invert-bug.json" | sed 's/^/# invert-bug: /'
+else
+	fail "kernel with the inversion: build"
+fi
+unset kernel
+
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
 # trace cannot follow to 2% on this emulator (README, The real-kernel harness).
 # Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two
