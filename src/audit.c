@@ -34,6 +34,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_starvation_ns = -1;
 	opts->max_reselect_ticks = CA_RESELECT_DEFAULT_TICKS;
 	opts->max_inversion_ns = CA_INVERSION_DEFAULT_NS;
+	opts->max_unjust_ns = CA_UNJUST_DEFAULT_NS;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
 	opts->threads = 1;
 }
@@ -127,6 +128,8 @@ static void take_rule_thresholds(struct ca_audit *audit)
 		audit->opts.max_reselect_ticks = audit->pipeline->rules.max_reselect_ticks;
 	if (!audit->opts.has_max_inversion && audit->pipeline->rules.has_max_inversion)
 		audit->opts.max_inversion_ns = audit->pipeline->rules.max_inversion_ns;
+	if (!audit->opts.has_max_unjust && audit->pipeline->rules.has_max_unjust)
+		audit->opts.max_unjust_ns = audit->pipeline->rules.max_unjust_ns;
 }
 
 /*
@@ -169,9 +172,12 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	ca_reselect_init(&audit->pipeline->reselect, audit->opts.max_reselect_ticks);
 	if (!ret && audit->opts.max_reselect_ticks)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->reselect.base);
-	ca_inversion_init(&audit->pipeline->inversion, audit->opts.max_inversion_ns);
+	ca_owed_init(&audit->pipeline->inversion, &ca_inversion_rule, audit->opts.max_inversion_ns);
 	if (!ret)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->inversion.base);
+	ca_owed_init(&audit->pipeline->unjust, &ca_unjust_rule, audit->opts.max_unjust_ns);
+	if (!ret)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->unjust.base);
 	if (!ret && audit->pipeline->has_rules)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
@@ -398,26 +404,29 @@ static void judge_reselect(struct ca_audit *audit)
 	reason->pid = f->waiting_pid;
 }
 
-/* A realtime task kept off an idle CPU by a task it outranks (checks/inversion.h). */
-static void judge_inversion(struct ca_audit *audit)
+/*
+ * Stretches of a CPU idle beside work the selection owed it (checks/owed.h):
+ * @what names one and @whats more, @why says what was owed.
+ */
+static void judge_owed(struct ca_audit *audit, const struct ca_owed *owed, const char *what,
+		       const char *whats, const char *why)
 {
-	const struct ca_inversion *inv = &audit->pipeline->inversion;
-	const struct ca_inversion_finding *f = &inv->list[0];
+	const struct ca_owed_finding *f = &owed->list[0];
 	struct ca_reason *reason;
 	char d[32], m[32];
 
-	if (!inv->finding_count)
+	if (!owed->finding_count)
 		return;
-	reason = add_reason(audit, "%llu priority inversion%s (an RT task idle beside a lower task of "
-			    "another cookie past %s once the kernel chose): the longest, task %d "
+	reason = add_reason(audit, "%llu %s (%s past %s once the kernel chose): the longest, task %d "
 			    "(prio %d) on CPU %d for %s while CPU %d ran task %d (prio %d)",
-			    (unsigned long long)inv->finding_count, inv->finding_count == 1 ? "" : "s",
-			    ca_format_duration(inv->max_ns, m, sizeof(m)), f->waiting_pid,
+			    (unsigned long long)owed->finding_count,
+			    owed->finding_count == 1 ? what : whats, why,
+			    ca_format_duration(owed->max_ns, m, sizeof(m)), f->waiting_pid,
 			    f->waiting_prio, f->waiting_cpu,
 			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->holder_cpu,
 			    f->holder_pid, f->holder_prio);
-	ca_reason_measure(reason, "inversion", (double)inv->finding_count, "stretches");
-	ca_reason_limit(reason, (double)inv->max_ns, "ns");
+	ca_reason_measure(reason, owed->rule->name, (double)owed->finding_count, "stretches");
+	ca_reason_limit(reason, (double)owed->max_ns, "ns");
 	reason->cpu = f->waiting_cpu;
 	reason->pid = f->waiting_pid;
 }
@@ -428,7 +437,10 @@ static void judge_failures(struct ca_audit *audit)
 	judge_rules(audit);
 	judge_thresholds(audit);
 	judge_reselect(audit);
-	judge_inversion(audit);
+	judge_owed(audit, &audit->pipeline->inversion, "priority inversion", "priority inversions",
+		   "an RT task idle beside a lower task of another cookie");
+	judge_owed(audit, &audit->pipeline->unjust, "unjustified forced idle",
+		   "unjustified forced idles", "a CPU idle beside a queued task of the core's cookie");
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -802,7 +814,8 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_isolation_free(&pipeline->isolation);
 	ca_forcedidle_free(&pipeline->forcedidle);
 	ca_reselect_free(&pipeline->reselect);
-	ca_inversion_free(&pipeline->inversion);
+	ca_owed_free(&pipeline->inversion);
+	ca_owed_free(&pipeline->unjust);
 	ca_state_free(&pipeline->state);
 	free(pipeline);
 	audit->pipeline = NULL;

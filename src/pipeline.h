@@ -11,6 +11,7 @@
 
 #include "checks/forcedidle.h"
 #include "checks/inversion.h"
+#include "checks/unjust.h"
 #include "checks/isolation.h"
 #include "checks/policy.h"
 #include "checks/reselect.h"
@@ -23,7 +24,8 @@ struct ca_audit_pipeline {
 	struct ca_isolation isolation;
 	struct ca_forcedidle forcedidle;
 	struct ca_reselect reselect;	/* unless opts.max_reselect_ticks is 0 */
-	struct ca_inversion inversion;
+	struct ca_owed inversion;	/* checks/inversion.h */
+	struct ca_owed unjust;		/* checks/unjust.h */
 	bool has_rules;		/* opts.rules_path was given and parsed */
 	struct ca_rules rules;
 	struct ca_policy policy;	/* with has_rules */

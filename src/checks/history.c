@@ -9,6 +9,8 @@
 
 #define FIRST_FAIR_PRIO 100
 #define FIRST_IDLE_PRIO 140
+#define RT_THROTTLE_NEAR_NS 900000000ull	/* of 950 ms sched_rt_runtime_us, per second */
+#define FAIR_SERVER_SHORT_NS 100000000ull	/* twice the fair server's 50 ms a second */
 
 int ca_history_init(struct ca_history *h, size_t cpu_count)
 {
@@ -86,4 +88,14 @@ uint64_t ca_history_ran(const struct ca_history *h, int cpu, enum ca_history_cla
 		if (c->epoch[epoch % CA_HISTORY_BUCKETS] == epoch)
 			sum += c->ns[epoch % CA_HISTORY_BUCKETS][class];
 	return sum;
+}
+
+bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts)
+{
+	return ca_history_ran(h, cpu, CA_HISTORY_RT, ts, true) >= RT_THROTTLE_NEAR_NS;
+}
+
+bool ca_history_may_be_fair_served(const struct ca_history *h, int cpu, uint64_t ts)
+{
+	return ca_history_ran(h, cpu, CA_HISTORY_FAIR, ts, false) < FAIR_SERVER_SHORT_NS;
 }

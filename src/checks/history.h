@@ -55,6 +55,20 @@ void ca_history_free(struct ca_history *h);
 void ca_history_account(struct ca_history *h, int cpu, bool is_task, int prio, uint64_t ts);
 
 /**
+ * ca_history_may_be_rt_throttled() - whether @cpu ran RT near the throttle
+ * (900 ms of sched_rt_runtime_us's 950 per second) in the second up to @ts:
+ * its RT tasks may have been throttled
+ */
+bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts);
+
+/**
+ * ca_history_may_be_fair_served() - whether @cpu ran CFS so little (under
+ * 100 ms, twice the fair server's 50 per second) in the second up to @ts that
+ * the fair server may have run its CFS task ahead of RT work
+ */
+bool ca_history_may_be_fair_served(const struct ca_history *h, int cpu, uint64_t ts);
+
+/**
  * ca_history_ran() - time @cpu ran @class in the second up to @ts, accounted
  * so far: @is_upper for the bound from above, else from below
  */

@@ -51,6 +51,9 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('I'), "max-inversion", CA_OPT_DURATION, "DUR",
 	  "fail when a realtime task waits on an idle CPU\nbeside a task it outranks, of another "
 	  "cookie,\nlonger than DUR once the kernel chose (priority\ninversion; default 1ms)"),
+	CA_OPTION(CA_LONG_ONLY('X'), "max-unjustified", CA_OPT_DURATION, "DUR",
+	  "fail when a CPU idles beside a queued task of the\ncookie its siblings run longer than "
+	  "DUR once the\nkernel chose (unjustified forced idle; default 1ms)"),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),
@@ -79,6 +82,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor --topology 0,1 --tags markers --stop-on violation\n"
 		"  coreaudit monitor --max-forced-idle 12.5 -d 90s\n"
 		"  coreaudit monitor --max-reselect-ticks 4 --max-inversion 500us -d 60s\n"
+		"  coreaudit monitor --max-unjustified 2ms -d 60s\n"
 		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),

@@ -207,6 +207,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	uint64_t reselect = audit->opts.max_reselect_ticks ?
 			    audit->pipeline->reselect.finding_count : 0;
 	uint64_t inversion = audit->pipeline->inversion.finding_count;
+	uint64_t unjust = audit->pipeline->unjust.finding_count;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -222,8 +223,9 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "max-starvation", u64(starvation));
 	put(by_check, "reselect", u64(reselect));
 	put(by_check, "inversion", u64(inversion));
+	put(by_check, "unjustified", u64(unjust));
 	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
-				    inversion));
+				    inversion + unjust));
 	put(root, "violations_by_check", by_check);
 }
 
@@ -364,7 +366,7 @@ static json *reselect_finding(const struct ca_reselect_finding *f)
 	return obj;
 }
 
-static json *inversion_finding(const struct ca_inversion_finding *f)
+static json *owed_finding(const struct ca_owed_finding *f)
 {
 	json *obj = json_object_new_object();
 
@@ -383,14 +385,13 @@ static json *inversion_finding(const struct ca_inversion_finding *f)
 	return obj;
 }
 
-/* Realtime tasks kept off an idle CPU by a task they outrank (checks/inversion.h). */
-static json *inversion(const struct ca_audit *audit)
+/* A CPU idle beside work the selection owed it (checks/owed.h: inversion, unjustified). */
+static json *owed(const struct ca_owed *inv)
 {
-	const struct ca_inversion *inv = &audit->pipeline->inversion;
 	json *obj = json_object_new_object(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < inv->listed; i++)
-		json_object_array_add(list, inversion_finding(&inv->list[i]));
+		json_object_array_add(list, owed_finding(&inv->list[i]));
 	put(obj, "max_ns", u64(inv->max_ns));
 	put(obj, "longest_ns", u64(inv->longest_ns));
 	put(obj, "excused", u64(inv->excused_count));
@@ -487,7 +488,8 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "windows", windows(audit));
 	put(root, "forced_idle", forced_idle(audit));
 	put(root, "reselect", reselect(audit));
-	put(root, "inversion", inversion(audit));
+	put(root, "inversion", owed(&audit->pipeline->inversion));
+	put(root, "unjustified", owed(&audit->pipeline->unjust));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

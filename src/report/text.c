@@ -272,20 +272,20 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
-/* Priority inversions, longest first (shown only when found). */
-static void write_inversion(FILE *out, const struct ca_audit *audit, int top)
+/* Stretches of a CPU idle beside work owed it (checks/owed.h), longest first, when found. */
+static void write_owed(FILE *out, const struct ca_audit *audit, const struct ca_owed *owed,
+		       const char *title, int top)
 {
-	const struct ca_inversion *inv = &audit->pipeline->inversion;
 	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
 	char total[32], max[32];
 
-	if (!inv->finding_count)
+	if (!owed->finding_count)
 		return;
-	fprintf(out, "\npriority inversion (over %s once the kernel chose): %llu stretch%s, %s\n",
-		D(inv->max_ns, max), (unsigned long long)inv->finding_count,
-		inv->finding_count == 1 ? "" : "es", D(inv->finding_ns, total));
-	for (size_t i = 0; i < inv->listed && i < (size_t)top; i++) {
-		const struct ca_inversion_finding *f = &inv->list[i];
+	fprintf(out, "\n%s (over %s once the kernel chose): %llu stretch%s, %s\n", title,
+		D(owed->max_ns, max), (unsigned long long)owed->finding_count,
+		owed->finding_count == 1 ? "" : "es", D(owed->finding_ns, total));
+	for (size_t i = 0; i < owed->listed && i < (size_t)top; i++) {
+		const struct ca_owed_finding *f = &owed->list[i];
 		const struct ca_task *w = ca_tasks_lookup(tasks, f->waiting_pid);
 		const struct ca_task *h = ca_tasks_lookup(tasks, f->holder_pid);
 		char length[32], after[32];
@@ -381,7 +381,8 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_unexplained(out, audit, opts->top);
 	write_forced_idle(out, audit, opts->top);
 	write_reselect(out, audit, opts->top);
-	write_inversion(out, audit, opts->top);
+	write_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);
+	write_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
 	write_rules(out, audit, opts->top);
 }
 

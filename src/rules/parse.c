@@ -4,7 +4,7 @@
  *   tag NAME comm|pid|tgid|uid|cgroup|policy|cookie|marker VALUE
  *   isolate A B | exclusive T | together G
  *   grace DUR | max-forced-idle PCT | max-starvation DUR | max-reselect-ticks N |
- *   max-inversion DUR
+ *   max-inversion DUR | max-unjustified DUR
  *
  * Errors name the file, line and column of the offending word.
  */
@@ -270,6 +270,7 @@ static int parse_threshold(struct parser *p)
 	bool *is_set = word_is(name, "grace") ? &r->has_grace :
 		       word_is(name, "max-forced-idle") ? &r->has_max_forced_idle :
 		       word_is(name, "max-inversion") ? &r->has_max_inversion :
+		       word_is(name, "max-unjustified") ? &r->has_max_unjust :
 		       &r->has_max_starvation;
 
 	if (ret)
@@ -289,6 +290,7 @@ static int parse_threshold(struct parser *p)
 	}
 	ret = ca_parse_duration(text, word_is(name, "grace") ? &r->grace_ns :
 				word_is(name, "max-inversion") ? &r->max_inversion_ns :
+				word_is(name, "max-unjustified") ? &r->max_unjust_ns :
 				&r->max_starvation_ns);
 	if (ret == -ERANGE)
 		return fail(p, value->column, "\"%s\" is not a duration from 1ns to 9223372036s in "
@@ -337,13 +339,14 @@ static int parse_line(struct parser *p, const char *line)
 	if (word_is(first, "together"))
 		return parse_relation(p, CA_RELATION_TOGETHER);
 	if (word_is(first, "grace") || word_is(first, "max-forced-idle") ||
-	    word_is(first, "max-starvation") || word_is(first, "max-inversion"))
+	    word_is(first, "max-starvation") || word_is(first, "max-inversion") ||
+	    word_is(first, "max-unjustified"))
 		return parse_threshold(p);
 	if (word_is(first, "max-reselect-ticks"))
 		return parse_ticks(p);
 	return fail(p, first->column, "unknown statement \"%.*s\": tag, isolate, exclusive, "
-		    "together, grace, max-forced-idle, max-starvation, max-reselect-ticks or "
-		    "max-inversion",
+		    "together, grace, max-forced-idle, max-starvation, max-reselect-ticks, "
+		    "max-inversion or max-unjustified",
 		    first->len, first->text);
 }
 

@@ -46,6 +46,10 @@ expect_message "--max-inversion 2" "--max-inversion \"2\": $dur_unit" \
 	"$coreaudit" audit --max-inversion 2 "$example"
 check "--max-inversion 250us: in the JSON" test "$("$coreaudit" audit --max-inversion 250us --json \
 	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['inversion']['max_ns']")" = 250000
+expect_message "--max-unjustified 1e3us" "--max-unjustified \"1e3us\": $dur_unit" \
+	"$coreaudit" audit --max-unjustified 1e3us "$example"
+check "--max-unjustified 3ms: in the JSON" test "$("$coreaudit" audit --max-unjustified 3ms --json \
+	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['unjustified']['max_ns']")" = 3000000
 for pct in nan inf junk -1 1e1 101 " 5" 5x; do
 	expect_message "audit --max-forced-idle '$pct'" \
 		"--max-forced-idle \"$pct\": expected a percentage from 0 to 100" \

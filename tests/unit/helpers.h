@@ -44,6 +44,7 @@ Suite *isolation_suite(void);
 Suite *forcedidle_suite(void);
 Suite *reselect_suite(void);
 Suite *inversion_suite(void);
+Suite *unjust_suite(void);
 Suite *cookies_suite(void);
 Suite *audit_suite(void);
 Suite *causes_suite(void);

@@ -74,8 +74,8 @@ static enum ca_result audit_kicked(struct ca_audit *audit, uint64_t h_ran, uint6
 START_TEST(test_inversion_found)
 {
 	struct ca_audit audit;
-	const struct ca_inversion *inv;
-	const struct ca_inversion_finding *f;
+	const struct ca_owed *inv;
+	const struct ca_owed_finding *f;
 
 	ck_assert_int_eq(audit_kicked(&audit, 200 * MS, MS), CA_RESULT_FAIL);
 	inv = &audit.pipeline->inversion;

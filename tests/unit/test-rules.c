@@ -74,6 +74,8 @@ static const struct {
 	{ "max-inversion 2\n", "r.rules:1:15: \"2\" is not a duration with a unit", 0, 0, 0 },
 	{ "max-inversion 1ms\nmax-inversion 2ms\n", "r.rules:2:1: max-inversion is set twice",
 	  0, 0, 0 },
+	{ "max-unjustified 3ms\n", NULL, 0, 0, 0 },
+	{ "max-unjustified x\n", "r.rules:1:17: \"x\" is not a duration with a unit", 0, 0, 0 },
 };
 
 START_TEST(test_rule_rows)
