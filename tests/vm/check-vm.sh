@@ -318,6 +318,35 @@ else
 fi
 unset kernel
 
+# A task missing from the core tree (03: 91caa5ae undone, a task given a
+# cookie while queued or running is not put in the tree): group a's two
+# tasks spin pinned one to each sibling and get their cookie late, running
+# (workload COOKIE 2); b's task, of another cookie, shares the first CPU.
+# Unpinned or sleeping, a task is enqueued again and the bug hides.
+untree_groups=a:2:100:2:o:0/1,b:1:100:1:o:0
+run untree record smt2 "$untree_groups"
+audit untree
+check "untree, correct kernel: passes (exit $code)" test "$code" = 0
+check "untree, correct kernel: no unjustified forced idle" test \
+	"$(json_get "d['unjustified']['count']" < "$tap_tmp/untree.json")" = 0
+if kernel=$("$here/build-kernel.sh" "$here/bugs/03-cookie-not-in-core-tree.patch"); then
+	ok "kernel that leaves a late cookie out of the core tree: $kernel"
+	run untree-bug record smt2 "$untree_groups"
+	audit untree-bug
+	check "untree, kernel without 91caa5ae: fails (exit $code)" test "$code" = 1
+	check "untree, kernel without 91caa5ae: by unjustified forced idle" \
+		test "$(json_get "'unjustified' in [r['check'] for r in d['reasons']], d['unjustified']['count'] > 0" \
+		< "$tap_tmp/untree-bug.json")" = "True True"
+	json_get "'%d stretches; ' % d['unjustified']['count'] + '; '.join(
+		'CPU %d idle %.2f ms beside its task %d while CPU %d ran %d' % (
+		f['waiting_cpu'], (f['end_ns'] - f['start_ns']) / 1e6, f['waiting_pid'],
+		f['holder_cpu'], f['holder_pid']) for f in d['unjustified']['list'][:3])" \
+		< "$tap_tmp/untree-bug.json" | sed 's/^/# untree-bug: /'
+else
+	fail "kernel without 91caa5ae: build"
+fi
+unset kernel
+
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
 # trace cannot follow to 2% on this emulator (README, The real-kernel harness).
 # Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two

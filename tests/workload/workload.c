@@ -3,14 +3,19 @@
  * end-to-end tests and the real-kernel harness.
  *
  *   workload [-d SECONDS] [-m MARKER_FILE] [-s MS] GROUP...
- *   GROUP = NAME:TASKS:DUTY%:COOKIE:POLICY[:CPU]
+ *   GROUP = NAME:TASKS:DUTY%:COOKIE:POLICY[:CPU[/CPU...]]
  *
  * Each group is one process.  With COOKIE 1 it creates a core-scheduling
  * cookie for its thread group (prctl PR_SCHED_CORE_CREATE) before forking
- * TASKS-1 children, which inherit it.  It writes "coreaudit-tag pid=P tag=NAME"
+ * TASKS-1 children, which inherit it.  With COOKIE 2 the cookie comes late:
+ * the group is a process group of its own, its children are forked without
+ * a cookie, and 100 ms after the start the first task, running, creates one
+ * for the whole process group: every task gets it while queued or running
+ * (the case 91caa5ae fixed).  It writes "coreaudit-tag pid=P tag=NAME"
  * to the marker file.  Once every group is set up, every task spins in 2 ms
  * slices, sleeping to keep its duty cycle; POLICY f runs it SCHED_FIFO priority
- * 10, o SCHED_OTHER; CPU pins the group.  At exit each task prints its kernel
+ * 10, o SCHED_OTHER; CPU pins the group, CPU/CPU... pins its task i to the
+ * i-th CPU of the list (modulo its length).  At exit each task prints its kernel
  * figures from /proc/self/sched:
  * "task pid=P group=G cookie=C forceidle_ns=N runtime_ns=N".
  * With -s MS every task also writes "coreaudit-kfi pid=P forceidle_ns=N" (its
@@ -19,6 +24,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -35,6 +41,9 @@
 #define PR_SCHED_CORE_CREATE 1
 #endif
 #define SCOPE_THREAD_GROUP 1
+#define SCOPE_PROCESS_GROUP 2
+#define LATE_COOKIE_NS 100000000ull
+#define MAX_CPUS 8
 #define SLICE_NS 2000000ull
 #define MAX_GROUPS 16
 
@@ -44,7 +53,8 @@ struct group {
 	int duty;
 	int cookie;
 	char policy;
-	int cpu;	/* -1: not pinned */
+	int cpus[MAX_CPUS];	/* task i pinned to cpus[i % cpu_count] */
+	int cpu_count;		/* 0: not pinned */
 };
 
 static unsigned long long now_ns(void)
@@ -55,19 +65,36 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* "0" or "0/1/...": the CPUs of @g; false on anything else. */
+static bool parse_cpus(const char *text, struct group *g)
+{
+	char *end;
+
+	for (g->cpu_count = 0; g->cpu_count < MAX_CPUS; text = end + 1) {
+		long cpu = strtol(text, &end, 10);
+
+		if (end == text || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != '/'))
+			return false;
+		g->cpus[g->cpu_count++] = (int)cpu;
+		if (!*end)
+			return true;
+	}
+	return false;
+}
+
 static int parse_group(const char *text, struct group *g)
 {
-	char policy = 0;
+	char policy = 0, cpus[64] = "";
 	int n;
 
-	g->cpu = -1;
-	n = sscanf(text, "%31[^:]:%d:%d:%d:%c:%d", g->name, &g->tasks, &g->duty, &g->cookie,
-		   &policy, &g->cpu);
+	g->cpu_count = 0;
+	n = sscanf(text, "%31[^:]:%d:%d:%d:%c:%63s", g->name, &g->tasks, &g->duty, &g->cookie,
+		   &policy, cpus);
 	g->policy = policy;
-	if (n < 5 || g->tasks < 1 || g->duty < 1 || g->duty > 100 ||
-	    (g->cookie != 0 && g->cookie != 1) || (policy != 'f' && policy != 'o')) {
-		fprintf(stderr, "workload: bad group \"%s\": want NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU]\n",
-			text);
+	if (n < 5 || g->tasks < 1 || g->duty < 1 || g->duty > 100 || g->cookie < 0 ||
+	    g->cookie > 2 || (policy != 'f' && policy != 'o') || (n == 6 && !parse_cpus(cpus, g))) {
+		fprintf(stderr, "workload: bad group \"%s\": want "
+			"NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU[/CPU...]]\n", text);
 		return -1;
 	}
 	return 0;
@@ -107,12 +134,25 @@ static void sample_forced_idle(unsigned long long *next_sample)
 	*next_sample = now_ns() + sample_ns;
 }
 
-static void run_duty_cycle(const struct group *g, unsigned long long until)
+/* COOKIE 2: the first task creates its process group's cookie, running, at @late. */
+static void create_late_cookie(const struct group *g, unsigned long long *late)
+{
+	if (!*late || now_ns() < *late)
+		return;
+	*late = 0;
+	if (prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, SCOPE_PROCESS_GROUP, 0))
+		fprintf(stderr, "workload: %s: PR_SCHED_CORE_CREATE (late): %s\n", g->name,
+			strerror(errno));
+}
+
+static void run_duty_cycle(const struct group *g, unsigned long long until,
+			   unsigned long long late)
 {
 	unsigned long long sleep_ns = SLICE_NS * (100 - g->duty) / g->duty;
 	unsigned long long next_sample = 0;
 
 	while (now_ns() < until) {
+		create_late_cookie(g, &late);
 		sample_forced_idle(&next_sample);
 		spin_until(now_ns() + SLICE_NS);
 		if (sleep_ns) {
@@ -156,13 +196,13 @@ static void report_task(const struct group *g)
 	fflush(stdout);
 }
 
-static void set_policy(const struct group *g)
+static void set_policy(const struct group *g, int task)
 {
-	if (g->cpu >= 0) {
+	if (g->cpu_count) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
-		CPU_SET(g->cpu, &set);
+		CPU_SET(g->cpus[task % g->cpu_count], &set);
 		if (sched_setaffinity(0, sizeof(set), &set))
 			perror("workload: sched_setaffinity");
 	}
@@ -198,22 +238,26 @@ static int run_group(const struct group *g, const char *marker, double seconds, 
 	unsigned long long until;
 	char text[96];
 
-	set_policy(g);
-	if (g->cookie && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, SCOPE_THREAD_GROUP, 0))
+	set_policy(g, 0);
+	if (g->cookie == 1 && prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, SCOPE_THREAD_GROUP, 0))
 		fprintf(stderr, "workload: %s: PR_SCHED_CORE_CREATE: %s\n", g->name,
 			strerror(errno));
+	if (g->cookie == 2 && setpgid(0, 0))
+		perror("workload: setpgid");
 	snprintf(text, sizeof(text), "coreaudit-tag pid=%d tag=%s\n", getpid(), g->name);
 	write_marker(marker, text);
 	wait_for_start(ready_fd, go_fd);
 	until = now_ns() + (unsigned long long)(seconds * 1e9);
 	for (int i = 1; i < g->tasks; i++) {
 		if (fork() == 0) {
-			run_duty_cycle(g, until);
+			if (g->cpu_count > 1)
+				set_policy(g, i);
+			run_duty_cycle(g, until, 0);
 			report_task(g);
 			_exit(0);
 		}
 	}
-	run_duty_cycle(g, until);
+	run_duty_cycle(g, until, g->cookie == 2 ? now_ns() + LATE_COOKIE_NS : 0);
 	report_task(g);
 	while (wait(NULL) > 0)
 		;
@@ -243,7 +287,7 @@ int main(int argc, char **argv)
 			return 2;
 	if (!count || seconds <= 0) {
 		fprintf(stderr, "usage: workload [-d SECONDS] [-m MARKER_FILE] [-s MS] "
-			"NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU]...\n");
+			"NAME:TASKS:DUTY%%:COOKIE:POLICY[:CPU[/CPU...]]...\n");
 		return 2;
 	}
 	marker_path = marker;
