@@ -347,6 +347,24 @@ else
 fi
 unset kernel
 
+# A lost sibling kick (06: the selection's kick to a sibling that runs a task
+# dropped): the workload of 6 (record), whose correct-kernel run above holds
+# no unexplained window; here the kicked sibling runs its task beside the
+# other cookie until it blocks or its tick reschedules it.
+if kernel=$("$here/build-kernel.sh" "$here/bugs/06-lost-sibling-kick.patch"); then
+	ok "kernel that loses the kick to a busy sibling: $kernel"
+	run kick-bug record smt2 A:1:70:1:o,B:1:70:1:o
+	audit kick-bug
+	check "kick, kernel that loses the kick: fails (exit $code)" test "$code" = 1
+	check "kick, kernel that loses the kick: by unexplained co-run windows (at least 10)" \
+		test "$(json_get "d['reasons'][0]['check'], d['windows']['by_cause']['unexplained']['count'] >= 10" \
+		< "$tap_tmp/kick-bug.json")" = "isolation True"
+	show_windows kick-bug
+else
+	fail "kernel that loses the kick: build"
+fi
+unset kernel
+
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
 # trace cannot follow to 2% on this emulator (README, The real-kernel harness).
 # Two tasks per group on SMT4 overcommit this machine (four busy vCPUs on two
