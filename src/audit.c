@@ -35,6 +35,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_reselect_ticks = CA_RESELECT_DEFAULT_TICKS;
 	opts->max_inversion_ns = CA_INVERSION_DEFAULT_NS;
 	opts->max_unjust_ns = CA_UNJUST_DEFAULT_NS;
+	opts->max_accounting_pct = CA_ACCOUNTING_DEFAULT_PCT;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
 	opts->threads = 1;
 }
@@ -130,6 +131,8 @@ static void take_rule_thresholds(struct ca_audit *audit)
 		audit->opts.max_inversion_ns = audit->pipeline->rules.max_inversion_ns;
 	if (!audit->opts.has_max_unjust && audit->pipeline->rules.has_max_unjust)
 		audit->opts.max_unjust_ns = audit->pipeline->rules.max_unjust_ns;
+	if (!audit->opts.has_max_accounting && audit->pipeline->rules.has_max_accounting)
+		audit->opts.max_accounting_pct = audit->pipeline->rules.max_accounting_pct;
 }
 
 /*
@@ -178,6 +181,10 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	ca_owed_init(&audit->pipeline->unjust, &ca_unjust_rule, audit->opts.max_unjust_ns);
 	if (!ret)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->unjust.base);
+	ca_accounting_init(&audit->pipeline->accounting, &audit->pipeline->forcedidle,
+			   audit->opts.max_accounting_pct);
+	if (!ret)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->accounting.base);
 	if (!ret && audit->pipeline->has_rules)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
@@ -431,6 +438,28 @@ static void judge_owed(struct ca_audit *audit, const struct ca_owed *owed, const
 	reason->pid = f->waiting_pid;
 }
 
+/* The kernel's forced idle per task against the trace's (checks/accounting.h). */
+static void judge_accounting(struct ca_audit *audit)
+{
+	const struct ca_accounting *acc = &audit->pipeline->accounting;
+	const struct ca_account_result *r = &acc->list[0];
+	struct ca_reason *reason;
+	char k[32], m[32];
+
+	if (!acc->finding_count)
+		return;
+	reason = add_reason(audit, "%llu task%s whose forced idle the kernel accounted otherwise "
+			    "than the trace implies (beyond %g%% and 20ms): the most, task %d: "
+			    "kernel %s, trace %s (the model is within 2%% of the kernel with one "
+			    "vCPU per host core, 12%% overcommitted)",
+			    (unsigned long long)acc->finding_count, acc->finding_count == 1 ? "" : "s",
+			    acc->max_error_pct, r->pid, ca_format_duration(r->kernel_ns, k, sizeof(k)),
+			    ca_format_duration(r->model_ns, m, sizeof(m)));
+	ca_reason_measure(reason, "accounting", (double)acc->finding_count, "tasks");
+	ca_reason_limit(reason, acc->max_error_pct, "percent");
+	reason->pid = r->pid;
+}
+
 static void judge_failures(struct ca_audit *audit)
 {
 	judge_isolation(audit);
@@ -441,6 +470,7 @@ static void judge_failures(struct ca_audit *audit)
 		   "an RT task idle beside a lower task of another cookie");
 	judge_owed(audit, &audit->pipeline->unjust, "unjustified forced idle",
 		   "unjustified forced idles", "a CPU idle beside a queued task of the core's cookie");
+	judge_accounting(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -816,6 +846,7 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_reselect_free(&pipeline->reselect);
 	ca_owed_free(&pipeline->inversion);
 	ca_owed_free(&pipeline->unjust);
+	ca_accounting_free(&pipeline->accounting);
 	ca_state_free(&pipeline->state);
 	free(pipeline);
 	audit->pipeline = NULL;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "checks/accounting.h"
 #include "checks/forcedidle.h"
 #include "checks/inversion.h"
 #include "checks/unjust.h"
@@ -26,6 +27,7 @@ struct ca_audit_pipeline {
 	struct ca_reselect reselect;	/* unless opts.max_reselect_ticks is 0 */
 	struct ca_owed inversion;	/* checks/inversion.h */
 	struct ca_owed unjust;		/* checks/unjust.h */
+	struct ca_accounting accounting;	/* checks/accounting.h */
 	bool has_rules;		/* opts.rules_path was given and parsed */
 	struct ca_rules rules;
 	struct ca_policy policy;	/* with has_rules */

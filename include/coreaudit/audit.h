@@ -42,6 +42,8 @@ struct ca_audit_options {
 	uint64_t max_unjust_ns;		/* how long a CPU may idle beside a queued task of
 					 * the core's cookie, once the kernel chose
 					 * (checks/unjust.h) */
+	double max_accounting_pct;	/* how far the kernel's forced idle per task may be
+					 * from the trace's (checks/accounting.h) */
 	size_t list_limit;
 	const char *rules_path;		/* NULL: no rule file */
 	bool has_max_forced_idle;
@@ -49,6 +51,7 @@ struct ca_audit_options {
 	bool has_max_reselect_ticks;	/* given by the user: a rule file does not change it */
 	bool has_max_inversion;		/* likewise */
 	bool has_max_unjust;		/* likewise */
+	bool has_max_accounting;	/* likewise */
 	bool use_record_reader;		/* trace.dat: libtracecmd records, the reference */
 	int threads;			/* 2 or more: a file is read on one thread while
 					 * its events are checked on another (1: one) */

@@ -26,6 +26,11 @@ struct ca_live_options {
 	/* Called with every raw ring-buffer page read, before it is parsed. */
 	int (*on_page)(void *user, int cpu, const void *page, int size);
 	void *user;
+	/*
+	 * Called once when reading stops (CMD done, a stop, the duration),
+	 * while tracing is still on: markers written then reach the last drain.
+	 */
+	void (*on_end)(void *user);
 };
 
 /**

@@ -244,3 +244,10 @@ void ca_forcedidle_free(struct ca_forcedidle *fi)
 	fi->tasks = NULL;
 	fi->task_count = 0;
 }
+
+uint64_t ca_forcedidle_charged(const struct ca_forcedidle *fi, int pid)
+{
+	int64_t index = ca_pidmap_get(&fi->map, pid);
+
+	return index >= 0 ? fi->tasks[index].kernel_ns : 0;
+}

@@ -48,4 +48,7 @@ struct ca_forcedidle {
 int ca_forcedidle_init(struct ca_forcedidle *fi);
 void ca_forcedidle_free(struct ca_forcedidle *fi);
 
+/** ca_forcedidle_charged() - Return: the forced idle charged to @pid so far, as the kernel would. */
+uint64_t ca_forcedidle_charged(const struct ca_forcedidle *fi, int pid);
+
 #endif

@@ -322,6 +322,50 @@ static int keep_suspect(struct ca_isolation *iso, const struct ca_window *window
 }
 
 /*
+ * Whether a task of @window had its cookie changed at an instant the trace
+ * does not show, within the window: a prctl in flight (@is_run_change
+ * false), or a running task whose switch-out probe showed a cookie other
+ * than its switch-in's (true: learned after the window closed, before it is
+ * judged).  Which cookie held is unknown.
+ */
+static bool is_cookie_changing(const struct ca_state *state, const struct ca_window *window,
+			       bool is_run_change)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct ca_task *task = ca_tasks_lookup(&state->tasks, window->tasks[i].pid);
+		uint64_t from, to;
+
+		if (!task)
+			continue;
+		from = is_run_change ? task->run_change_from : task->cookie_change_from;
+		to = is_run_change ? task->run_change_to : task->cookie_change_to;
+		if (to && to >= window->start && from < window->end)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the cookies @window was judged by are proven: with cookies from
+ * the probe, a task's cookie is shown only at its switches, and one set
+ * while it ran shows at its switch-out; a would-be violation waits for each
+ * side's run to end (or the trace's).
+ */
+static bool is_identity_settled(const struct ca_state *state, const struct ca_window *window)
+{
+	if (state->identity == CA_IDENTITY_TAG || state->cookie_source != CA_COOKIES_PROBE)
+		return true;
+	for (int i = 0; i < 2; i++) {
+		const struct ca_cpu *c = &state->cpus[window->cpus[i]];
+
+		if (c->run == CA_CPU_TASK && c->pid == window->tasks[i].pid &&
+		    c->since <= window->start)
+			return false;
+	}
+	return true;
+}
+
+/*
  * A would-be violation whose core had a CPU unobserved around it may have
  * lost its cause with that CPU's events: it is unknown, not a violation.
  * That is known once every CPU of the core has shown an event after it.
@@ -331,6 +375,9 @@ static void judge_suspect(struct ca_isolation *iso, const struct ca_state *state
 {
 	if (ca_state_core_unobserved(state, window->core, window->start, window->end,
 				     iso->has_causes))
+		window->is_uncertain = true;
+	/* A violation of cookies only if they held: a change while a task ran leaves it unproven. */
+	if (state->identity != CA_IDENTITY_TAG && is_cookie_changing(state, window, true))
 		window->is_uncertain = true;
 	record_window(iso, window);
 }
@@ -344,7 +391,8 @@ static void release_suspects(struct ca_isolation *iso, const struct ca_state *st
 	for (size_t i = 0; i < iso->suspect_count; i++) {
 		struct ca_window *window = &iso->suspects[i];
 
-		if (is_final || ca_state_core_settled(state, window->core, window->end))
+		if (is_final || (ca_state_core_settled(state, window->core, window->end) &&
+				 is_identity_settled(state, window)))
 			judge_suspect(iso, state, window);
 		else
 			iso->suspects[kept++] = *window;
@@ -361,6 +409,7 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 {
 	struct ca_window copy = *window;
 
+
 	if (!window->is_uncertain && (!window->tasks[0].is_known || !window->tasks[1].is_known) &&
 	    iso->deferred_count < iso->list_limit) {
 		if (defer_window(iso, window))
@@ -369,7 +418,8 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 	}
 	if (!is_violation(iso, window))
 		record_window(iso, &copy);
-	else if (ca_state_core_settled(state, window->core, window->end))
+	else if (ca_state_core_settled(state, window->core, window->end) &&
+		 is_identity_settled(state, window))
 		judge_suspect(iso, state, &copy);
 	else if (keep_suspect(iso, window))
 		iso->base.error = -ENOMEM;
@@ -502,18 +552,14 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
-		const struct ca_task *task = ca_tasks_lookup(&state->tasks,
-							   seg->tasks[i].pid);
-
 		refine_identity(state, &seg->tasks[i], false);
 		window.tasks[i] = seg->tasks[i];
 		/* A prctl in flight during the window: which cookie held is unknown. */
-		if (task && task->cookie_change_to >= window.start &&
-		    task->cookie_change_from < window.end && task->cookie_change_to)
-			window.is_uncertain = true;
 		if (ca_state_cookie_in_flight(state, seg->tasks[i].pid))
 			window.is_uncertain = true;
 	}
+	if (is_cookie_changing(state, &window, false))
+		window.is_uncertain = true;
 	if (is_same_identity(&window)) {
 		step_window(iso, &window, CA_WIN_ON_DISCARD);
 		return;

@@ -54,6 +54,9 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('X'), "max-unjustified", CA_OPT_DURATION, "DUR",
 	  "fail when a CPU idles beside a queued task of the\ncookie its siblings run longer than "
 	  "DUR once the\nkernel chose (unjustified forced idle; default 1ms)"),
+	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
+	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
+	  "record) is off\nthe trace's by more than PCT % and 20ms (default 25)"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
@@ -85,6 +88,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
 		"  coreaudit audit --max-reselect-ticks 4 --max-inversion 500us trace.dat\n"
 		"  coreaudit audit --max-unjustified 2ms trace.dat\n"
+		"  coreaudit audit --max-accounting-error 10 trace.dat\n"
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",

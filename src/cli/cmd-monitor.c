@@ -54,6 +54,9 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('X'), "max-unjustified", CA_OPT_DURATION, "DUR",
 	  "fail when a CPU idles beside a queued task of the\ncookie its siblings run longer than "
 	  "DUR once the\nkernel chose (unjustified forced idle; default 1ms)"),
+	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
+	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
+	  "record) is off\nthe trace's by more than PCT % and 20ms (default 25)"),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),
@@ -83,6 +86,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor --max-forced-idle 12.5 -d 90s\n"
 		"  coreaudit monitor --max-reselect-ticks 4 --max-inversion 500us -d 60s\n"
 		"  coreaudit monitor --max-unjustified 2ms -d 60s\n"
+		"  coreaudit monitor --max-accounting-error 10 -d 60s\n"
 		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),

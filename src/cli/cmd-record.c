@@ -7,29 +7,21 @@
  * which an audit of the file repeats.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
 #include "coreaudit/live.h"
-#include "coreaudit/number.h"
 #include "coreaudit/writer.h"
 #include "cli.h"
 #include "options.h"
-
-#ifndef PR_SCHED_CORE
-#define PR_SCHED_CORE 62
-#endif
-#define PR_SCHED_CORE_GET 0
+#include "snapshot.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -49,8 +41,11 @@ static const struct ca_cli_mode mode = {
 		"Record the events coreaudit audits into FILE, a trace.dat (version 6) that\n"
 		"trace-cmd and coreaudit audit read, from a tracefs instance of its own with\n"
 		"clock mono; a coreaudit-topology marker and the cookies of existing tasks\n"
-		"(coreaudit-cookie markers) are written first.  Records until CMD exits, for\n"
-		"DUR, or until SIGINT.  Needs root.\n",
+		"(coreaudit-cookie markers) are written first.  With schedstats on, every\n"
+		"thread's forced idle as the kernel counts it (core_forceidle_sum) is written\n"
+		"at the start, every second and at the end (coreaudit-kfi markers), for the\n"
+		"audit to hold the kernel's accounting to the trace.  Records until CMD exits,\n"
+		"for DUR, or until SIGINT.  Needs root.\n",
 	.epilogue =
 		"DUR takes a unit: ns, us, ms or s (\"500us\", \"10s\"), from 1ns (zero is\n"
 		"refused).  "
@@ -72,6 +67,8 @@ void ca_cmd_record_usage(void)
 
 struct recording {
 	struct ca_audit *audit;
+	struct ca_source *source;
+	bool has_forced_idle;		/* schedstats on: coreaudit-kfi markers are written */
 	struct ca_writer writer;
 	pid_t child;
 	int child_status;
@@ -100,7 +97,8 @@ static bool on_drain(void *user, bool is_interval)
 {
 	struct recording *rec = user;
 
-	(void)is_interval;
+	if (is_interval && rec->has_forced_idle)
+		ca_snapshot_forced_idle(rec->source);
 	if (rec->child > 0 && waitpid(rec->child, &rec->child_status, WNOHANG) == rec->child) {
 		rec->child = 0;
 		return true;
@@ -108,40 +106,26 @@ static bool on_drain(void *user, bool is_interval)
 	return false;
 }
 
-/* The kernel's cookie of every existing thread (PR_SCHED_CORE_GET, thread scope). */
-static void write_cookie_markers(struct ca_source *source)
+/* The last figures, while tracing is still on: the final drain takes them. */
+static void on_end(void *user)
 {
-	DIR *proc = opendir("/proc");
-	struct dirent *p;
+	struct recording *rec = user;
 
-	while (proc && (p = readdir(proc))) {
-		char path[300];
-		DIR *tasks;
-		struct dirent *t;
-		uint64_t number;
+	if (rec->has_forced_idle)
+		ca_snapshot_forced_idle(rec->source);
+}
 
-		if (ca_parse_count(p->d_name, INT_MAX, &number) || !number)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
-		tasks = opendir(path);
-		while (tasks && (t = readdir(tasks))) {
-			unsigned long cookie = 0;
-			char marker[96];
-			uint64_t tid;
-
-			if (ca_parse_count(t->d_name, INT_MAX, &tid) || !tid ||
-			    prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, (pid_t)tid, 0,
-					      (unsigned long)&cookie))
-				continue;
-			snprintf(marker, sizeof(marker), "coreaudit-cookie pid=%d cookie=%#lx",
-				 (int)tid, cookie);
-			ca_live_write_marker(source, marker);
-		}
-		if (tasks)
-			closedir(tasks);
-	}
-	if (proc)
-		closedir(proc);
+/* The kernel's figures at the start: cookies, and forced idle when schedstats count it. */
+static void write_snapshots(struct recording *rec)
+{
+	ca_snapshot_cookies(rec->source);
+	rec->has_forced_idle = ca_snapshot_forced_idle_on();
+	if (rec->has_forced_idle)
+		ca_snapshot_forced_idle(rec->source);
+	else
+		fprintf(stderr, "coreaudit: record: schedstats are off (kernel.sched_schedstats): "
+			"the kernel's forced idle per task is not recorded, nor its accounting "
+			"checked\n");
 }
 
 static pid_t start_command(char **argv)
@@ -223,7 +207,8 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		ca_source_close(&source);
 		return CA_EXIT_INPUT;
 	}
-	write_cookie_markers(&source);
+	rec->source = &source;
+	write_snapshots(rec);
 	if (command && command[0])
 		rec->child = start_command(command);
 	result = ca_audit_feed(rec->audit, &source);
@@ -283,6 +268,7 @@ int ca_cmd_record(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	live.on_page = on_page;
 	live.on_drain = on_drain;
+	live.on_end = on_end;
 	live.user = &rec;
 	ret = record(&rec, &live, parsed.output, argv + first);
 	ca_writer_free(&rec.writer);

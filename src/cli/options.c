@@ -261,6 +261,10 @@ bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
 		opts->max_inversion_ns = value->ns;
 		opts->has_max_inversion = true;
 		return true;
+	case CA_LONG_ONLY('A'):
+		opts->max_accounting_pct = value->pct;
+		opts->has_max_accounting = true;
+		return true;
 	case CA_LONG_ONLY('X'):
 		opts->max_unjust_ns = value->ns;
 		opts->has_max_unjust = true;

@@ -208,6 +208,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 			    audit->pipeline->reselect.finding_count : 0;
 	uint64_t inversion = audit->pipeline->inversion.finding_count;
 	uint64_t unjust = audit->pipeline->unjust.finding_count;
+	uint64_t accounting = audit->pipeline->accounting.finding_count;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -224,8 +225,9 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "reselect", u64(reselect));
 	put(by_check, "inversion", u64(inversion));
 	put(by_check, "unjustified", u64(unjust));
+	put(by_check, "accounting", u64(accounting));
 	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
-				    inversion + unjust));
+				    inversion + unjust + accounting));
 	put(root, "violations_by_check", by_check);
 }
 
@@ -401,6 +403,32 @@ static json *owed(const struct ca_owed *inv)
 	return obj;
 }
 
+/* The kernel's forced idle per task against the trace's (checks/accounting.h). */
+static json *accounting(const struct ca_accounting *acc)
+{
+	json *obj = json_object_new_object(), *list = json_object_new_array();
+
+	for (size_t i = 0; i < acc->listed; i++) {
+		const struct ca_account_result *r = &acc->list[i];
+		json *task = json_object_new_object();
+
+		put(task, "pid", json_object_new_int(r->pid));
+		put(task, "from_ns", u64(r->from_ns));
+		put(task, "to_ns", u64(r->to_ns));
+		put(task, "kernel_ns", u64(r->kernel_ns));
+		put(task, "trace_ns", u64(r->model_ns));
+		put(task, "finding", json_object_new_boolean(r->is_finding));
+		json_object_array_add(list, task);
+	}
+	put(obj, "max_error_pct", json_object_new_double(acc->max_error_pct));
+	put(obj, "floor_ns", u64(CA_ACCOUNTING_FLOOR_NS));
+	put(obj, "markers", u64(acc->markers));
+	put(obj, "compared", u64(acc->compared));
+	put(obj, "count", u64(acc->finding_count));
+	put(obj, "list", list);
+	return obj;
+}
+
 /* Forced idle past the reselection the kernel owed (checks/reselect.h). */
 static json *reselect(const struct ca_audit *audit)
 {
@@ -490,6 +518,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "reselect", reselect(audit));
 	put(root, "inversion", owed(&audit->pipeline->inversion));
 	put(root, "unjustified", owed(&audit->pipeline->unjust));
+	put(root, "accounting", accounting(&audit->pipeline->accounting));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

@@ -300,6 +300,30 @@ static void write_owed(FILE *out, const struct ca_audit *audit, const struct ca_
 	}
 }
 
+/* The kernel's forced idle per task against the trace's, the largest differences first. */
+static void write_accounting(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_accounting *acc = &audit->pipeline->accounting;
+	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
+
+	if (!acc->compared)
+		return;
+	fprintf(out, "\nkernel's forced-idle accounting (core_forceidle_sum) against the trace: "
+		"%u task%s compared, %llu off by more than %g%% and 20ms\n", acc->compared,
+		acc->compared == 1 ? "" : "s", (unsigned long long)acc->finding_count,
+		acc->max_error_pct);
+	for (size_t i = 0; i < acc->listed && i < (size_t)top; i++) {
+		const struct ca_account_result *r = &acc->list[i];
+		const struct ca_task *t = ca_tasks_lookup(tasks, r->pid);
+		char k[32], m[32];
+
+		fprintf(out, "  %s:%d  kernel %s  trace %s  over %.3fs from %.9f%s\n",
+			t ? t->comm : "?", r->pid, D(r->kernel_ns, k), D(r->model_ns, m),
+			(r->to_ns - r->from_ns) / 1e9, r->from_ns / 1e9,
+			r->is_finding ? "  (off)" : "");
+	}
+}
+
 /* Forced-idle stretches past the reselection owed, longest first (shown only when found). */
 static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
 {
@@ -383,6 +407,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_reselect(out, audit, opts->top);
 	write_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);
 	write_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
+	write_accounting(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 }
 

@@ -4,7 +4,7 @@
  *   tag NAME comm|pid|tgid|uid|cgroup|policy|cookie|marker VALUE
  *   isolate A B | exclusive T | together G
  *   grace DUR | max-forced-idle PCT | max-starvation DUR | max-reselect-ticks N |
- *   max-inversion DUR | max-unjustified DUR
+ *   max-inversion DUR | max-unjustified DUR | max-accounting-error PCT
  *
  * Errors name the file, line and column of the offending word.
  */
@@ -271,6 +271,7 @@ static int parse_threshold(struct parser *p)
 		       word_is(name, "max-forced-idle") ? &r->has_max_forced_idle :
 		       word_is(name, "max-inversion") ? &r->has_max_inversion :
 		       word_is(name, "max-unjustified") ? &r->has_max_unjust :
+		       word_is(name, "max-accounting-error") ? &r->has_max_accounting :
 		       &r->has_max_starvation;
 
 	if (ret)
@@ -282,8 +283,9 @@ static int parse_threshold(struct parser *p)
 		return fail(p, value->column, "\"%.*s\" is too long for a %.*s", value->len,
 			    value->text, name->len, name->text);
 	word_copy(value, text, sizeof(text));
-	if (word_is(name, "max-forced-idle")) {
-		if (ca_parse_percent(text, &r->max_forced_idle_pct))
+	if (word_is(name, "max-forced-idle") || word_is(name, "max-accounting-error")) {
+		if (ca_parse_percent(text, word_is(name, "max-forced-idle") ?
+				     &r->max_forced_idle_pct : &r->max_accounting_pct))
 			return fail(p, value->column, "\"%s\" is not a percentage from 0 to 100",
 				    text);
 		return 0;
@@ -340,13 +342,13 @@ static int parse_line(struct parser *p, const char *line)
 		return parse_relation(p, CA_RELATION_TOGETHER);
 	if (word_is(first, "grace") || word_is(first, "max-forced-idle") ||
 	    word_is(first, "max-starvation") || word_is(first, "max-inversion") ||
-	    word_is(first, "max-unjustified"))
+	    word_is(first, "max-unjustified") || word_is(first, "max-accounting-error"))
 		return parse_threshold(p);
 	if (word_is(first, "max-reselect-ticks"))
 		return parse_ticks(p);
 	return fail(p, first->column, "unknown statement \"%.*s\": tag, isolate, exclusive, "
 		    "together, grace, max-forced-idle, max-starvation, max-reselect-ticks, "
-		    "max-inversion or max-unjustified",
+		    "max-inversion, max-unjustified or max-accounting-error",
 		    first->len, first->text);
 }
 

@@ -56,10 +56,11 @@ struct ca_rules {
 	struct ca_relation *relations;
 	int relation_count;
 	bool has_grace, has_max_forced_idle, has_max_starvation, has_max_reselect_ticks;
-	bool has_max_inversion, has_max_unjust;
+	bool has_max_inversion, has_max_unjust, has_max_accounting;
 	uint64_t grace_ns;
 	uint32_t max_reselect_ticks;
 	double max_forced_idle_pct;
+	double max_accounting_pct;
 	uint64_t max_starvation_ns;
 	uint64_t max_inversion_ns;
 	uint64_t max_unjust_ns;

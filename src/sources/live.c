@@ -343,6 +343,8 @@ static int live_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 		if (!ret && live->opts.on_drain && live->opts.on_drain(live->opts.user, is_interval))
 			break;
 	}
+	if (!ret && live->opts.on_end)
+		live->opts.on_end(live->opts.user);
 	tracefs_trace_off(live->instance);
 	if (!ret)
 		ret = drain(live, true, fn, ctx);

@@ -32,12 +32,16 @@ static void set_cookie(struct ca_task *task, uint64_t cookie)
 }
 
 void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev_cookie,
-			     int next_pid, uint64_t next_cookie)
+			     int next_pid, uint64_t next_cookie, uint64_t ran_from, uint64_t ts)
 {
 	struct ca_task *task;
 
 	raise_source(state, CA_COOKIES_PROBE);
 	task = prev_pid > 0 ? ca_tasks_find(&state->tasks, prev_pid) : NULL;
+	if (task && ran_from && task->is_cookie_known && task->cookie != prev_cookie) {
+		task->run_change_from = ran_from;
+		task->run_change_to = ts;
+	}
 	if (task)
 		set_cookie(task, prev_cookie);
 	task = next_pid > 0 ? ca_tasks_find(&state->tasks, next_pid) : NULL;
@@ -353,7 +357,8 @@ void ca_identity_commit(struct ca_state *state, const struct ca_identity_change 
 		break;
 	case CA_IDENTITY_CHANGE_PROBE:
 		ca_identity_apply_probe(state, change->probe.prev_pid, change->probe.prev_cookie,
-					change->probe.next_pid, change->probe.next_cookie);
+					change->probe.next_pid, change->probe.next_cookie, 0,
+					change->ts);
 		break;
 	}
 }

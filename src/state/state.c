@@ -279,6 +279,14 @@ static int switch_tasks(struct ca_state *state, const struct ca_switch *sw,
 	return 0;
 }
 
+/* Since when @cpu ran @pid, as the state believed; 0 when it believed otherwise. */
+static uint64_t ran_since(const struct ca_state *state, int cpu, int pid)
+{
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	return c->run == CA_CPU_TASK && c->pid == pid ? c->since : 0;
+}
+
 static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 {
 	const struct ca_switch *sw = &ev->sw;
@@ -291,7 +299,9 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	state_begin_core(state, core, ev->ts);
 	if (sw->has_cookies)
 		ca_identity_apply_probe(state, sw->prev_pid, sw->prev_cookie,
-					sw->next_pid, sw->next_cookie);
+					sw->next_pid, sw->next_cookie, ran_since(state, ev->cpu,
+										 sw->prev_pid),
+					ev->ts);
 	if (prev) {
 		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
 		prev->prio = sw->prev_prio;

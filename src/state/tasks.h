@@ -39,6 +39,12 @@ struct ca_task {
 	/* The last prctl that changed it: the kernel set it somewhere in between. */
 	uint64_t cookie_change_from;
 	uint64_t cookie_change_to;
+	/*
+	 * The last run at whose end the probe showed another cookie than at its
+	 * start: a prctl set it while the task ran, at an instant not traced.
+	 */
+	uint64_t run_change_from;
+	uint64_t run_change_to;
 	int tag;		/* 0: untagged, else index+1 into the tag names */
 	int prio;		/* last seen in a sched_switch; 120 until then */
 	enum ca_task_where where;

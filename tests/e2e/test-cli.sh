@@ -46,6 +46,11 @@ expect_message "--max-inversion 2" "--max-inversion \"2\": $dur_unit" \
 	"$coreaudit" audit --max-inversion 2 "$example"
 check "--max-inversion 250us: in the JSON" test "$("$coreaudit" audit --max-inversion 250us --json \
 	"$top_srcdir/examples/coresched-cookies.dat" | json_get "d['inversion']['max_ns']")" = 250000
+expect_message "--max-accounting-error 200" \
+	"--max-accounting-error \"200\": expected a percentage from 0 to 100" \
+	"$coreaudit" audit --max-accounting-error 200 "$example"
+check "--max-accounting-error 10: in the JSON" test "$("$coreaudit" audit --max-accounting-error 10 \
+	--json "$top_srcdir/examples/coresched-cookies.dat" | json_get "d['accounting']['max_error_pct']")" = 10.0
 expect_message "--max-unjustified 1e3us" "--max-unjustified \"1e3us\": $dur_unit" \
 	"$coreaudit" audit --max-unjustified 1e3us "$example"
 check "--max-unjustified 3ms: in the JSON" test "$("$coreaudit" audit --max-unjustified 3ms --json \

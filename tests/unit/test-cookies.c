@@ -184,6 +184,48 @@ START_TEST(test_kernel_cookie_beside_tag)
 }
 END_TEST
 
+/*
+ * 100 runs on CPU0 from T0 with cookie 0 by its switch-in probe; 200 (cookie
+ * 5) runs on CPU1 from 1 ms to 3 ms, no IPI to CPU0 and CPU0's ticks every
+ * millisecond through it: an unexplained window of 2 ms.  100's switch-out at 4 ms shows cookie @out: another than 0 means
+ * a prctl set it while 100 ran, at an instant the trace does not show.
+ */
+static enum ca_result audit_run_change(struct ca_audit *audit, uint64_t out)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	enum ca_result result;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 0);
+	sc_ipi(&t, 0, T0 + 10 * US, 100, 1);
+	sc_tick(&t, 0, T0 + 100 * US, 100);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 5);
+	sc_tick(&t, 0, T0 + 1100 * US, 100);
+	sc_tick(&t, 0, T0 + 2100 * US, 100);
+	sc_switch(&t, 1, T0 + 3 * MS, 200, "S", 0, true, 5, 0);
+	sc_tick(&t, 0, T0 + 3100 * US, 100);
+	sc_switch(&t, 0, T0 + 4 * MS, 100, "S", 0, true, out, 0);
+	test_options(&opts, "0,1");
+	result = audit_text(audit, &t, &opts);
+	trace_free(&t);
+	return result;
+}
+
+/* A cookie the probe shows changed over a task's run leaves its windows unproven. */
+START_TEST(test_cookie_changed_while_running)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_run_change(&audit, 0), CA_RESULT_FAIL);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 1);
+	ca_audit_free(&audit);
+	ck_assert_int_eq(audit_run_change(&audit, 5), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_VIOLATION].count, 0);
+	ck_assert_uint_eq(audit.pipeline->isolation.summary[CA_WINDOW_UNKNOWN].count, 1);
+	ca_audit_free(&audit);
+}
+END_TEST
+
 Suite *cookies_suite(void)
 {
 	Suite *s = suite_create("cookies");
@@ -193,6 +235,7 @@ Suite *cookies_suite(void)
 	tcase_add_test(tc, test_prctl_thread_group_scope);
 	tcase_add_test(tc, test_cookie_markers);
 	tcase_add_test(tc, test_tag_inherited_on_fork);
+	tcase_add_test(tc, test_cookie_changed_while_running);
 	tcase_add_loop_test(tc, test_kernel_cookie_beside_tag, 0,
 			    sizeof(kernel_cookie_rows) / sizeof(kernel_cookie_rows[0]));
 	suite_add_tcase(s, tc);

@@ -75,6 +75,8 @@ static const struct {
 	{ "max-inversion 1ms\nmax-inversion 2ms\n", "r.rules:2:1: max-inversion is set twice",
 	  0, 0, 0 },
 	{ "max-unjustified 3ms\n", NULL, 0, 0, 0 },
+	{ "max-accounting-error 10\n", NULL, 0, 0, 0 },
+	{ "max-accounting-error 101\n", "r.rules:1:22: \"101\" is not a percentage", 0, 0, 0 },
 	{ "max-unjustified x\n", "r.rules:1:17: \"x\" is not a duration with a unit", 0, 0, 0 },
 };
 
