@@ -151,6 +151,13 @@ static void bound_unknown_causes(struct ca_audit *audit)
 		audit->pipeline->policy.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
 }
 
+/* A check of an idle CPU beside owed work (checks/owed.h): it needs the trace's IPIs. */
+static int add_owed(struct ca_audit *audit, struct ca_owed *owed)
+{
+	owed->is_checked = true;
+	return ca_state_add_check(&audit->pipeline->state, &owed->base);
+}
+
 static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 {
 	struct run *run = ctx;
@@ -176,11 +183,11 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	if (!ret && audit->opts.max_reselect_ticks)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->reselect.base);
 	ca_owed_init(&audit->pipeline->inversion, &ca_inversion_rule, audit->opts.max_inversion_ns);
-	if (!ret)
-		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->inversion.base);
 	ca_owed_init(&audit->pipeline->unjust, &ca_unjust_rule, audit->opts.max_unjust_ns);
-	if (!ret)
-		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->unjust.base);
+	if (!ret && audit->info.has_ipi_events)
+		ret = add_owed(audit, &audit->pipeline->inversion);
+	if (!ret && audit->info.has_ipi_events)
+		ret = add_owed(audit, &audit->pipeline->unjust);
 	ca_accounting_init(&audit->pipeline->accounting, &audit->pipeline->forcedidle,
 			   audit->opts.max_accounting_pct);
 	if (!ret)
@@ -632,6 +639,13 @@ static void judge_unknowns(struct ca_audit *audit)
 }
 
 /* Forced idle was seen, but no tick to hold it to the reselection owed (reselect.h). */
+/* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */
+static const char *owed_unjudged(const struct ca_audit *audit)
+{
+	return !audit->pipeline->inversion.is_checked && audit->forced_idle_pct > 0 ?
+	       "; nor are priority inversion and unjustified forced idle judged" : "";
+}
+
 static bool is_reselect_unheld(const struct ca_audit *audit)
 {
 	return audit->opts.max_reselect_ticks && !audit->pipeline->reselect.has_ticks &&
@@ -662,13 +676,15 @@ static void collect_warnings(struct ca_audit *audit)
 	if (!audit->pipeline->isolation.has_causes && audit->pipeline->isolation.unknown_until_ns)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown; those from the grace up to %s cannot be judged, longer ones "
-			    "fail (record ipi:ipi_send_cpu, ipi:ipi_send_cpumask and "
+			    "fail%s (record ipi:ipi_send_cpu, ipi:ipi_send_cpumask and "
 			    "irq_vectors:local_timer_entry)",
-			    ca_format_duration(audit->pipeline->isolation.unknown_until_ns, tick, sizeof(tick)));
+			    ca_format_duration(audit->pipeline->isolation.unknown_until_ns, tick,
+					       sizeof(tick)), owed_unjudged(audit));
 	else if (!audit->pipeline->isolation.has_causes)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
-			    "unknown, judged by the --grace given alone (record ipi:ipi_send_cpu, "
-			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)");
+			    "unknown, judged by the --grace given alone%s (record ipi:ipi_send_cpu, "
+			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)",
+			    owed_unjudged(audit));
 	if (audit->pipeline->isolation.has_causes &&
 	    (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick))
 		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "

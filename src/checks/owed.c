@@ -8,6 +8,7 @@
 
 #include "checks/owed.h"
 #include "state/state.h"
+#include "util/grow.h"
 #include "util/longest.h"
 
 static struct ca_owed *to_owed(struct ca_check *check)
@@ -82,6 +83,45 @@ static bool is_transition(const struct ca_owed *s, const struct ca_state *state,
 	return false;
 }
 
+/* A would-be finding, judged once every CPU of its core has shown past its end. */
+static void keep_suspect(struct ca_owed *s, const struct ca_owed_finding *f)
+{
+	if (ca_grow(&s->suspects, s->suspect_count, &s->suspect_capacity, sizeof(*s->suspects))) {
+		s->base.error = -ENOMEM;
+		return;
+	}
+	s->suspects[s->suspect_count++] = *f;
+}
+
+/* A would-be finding whose core settled: a finding, or unknown over unobserved time. */
+static void judge_suspect(struct ca_owed *s, const struct ca_state *state,
+			  const struct ca_owed_finding *f)
+{
+	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false)) {
+		s->unknown_count++;
+		return;
+	}
+	s->finding_count++;
+	s->finding_ns += f->end_ns - f->start_ns;
+	ca_keep_longest(s->list, &s->listed, CA_OWED_LIST, sizeof(s->list[0]), f, length_of);
+}
+
+/* The suspects whose cores have shown past them (all of them when the trace ended). */
+static void release_suspects(struct ca_owed *s, const struct ca_state *state, bool is_final)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->suspect_count; i++) {
+		const struct ca_owed_finding *f = &s->suspects[i];
+
+		if (is_final || ca_state_core_settled(state, f->core, f->end_ns))
+			judge_suspect(s, state, f);
+		else
+			s->suspects[kept++] = *f;
+	}
+	s->suspect_count = kept;
+}
+
 /*
  * Up to when the state of @core's CPUs is known at @ts: a CPU whose last
  * stretch just turned out unknown (a missed switch, lost events) was known
@@ -118,10 +158,7 @@ static void close_stretch(struct ca_owed *s, struct ca_owed_core *c, uint64_t ts
 			s->excused_count++;
 		} else {
 			c->now.end_ns = ts;
-			s->finding_count++;
-			s->finding_ns += ts - c->now.start_ns;
-			ca_keep_longest(s->list, &s->listed, CA_OWED_LIST, sizeof(s->list[0]),
-					&c->now, length_of);
+			keep_suspect(s, &c->now);
 		}
 	}
 	c->phase = CA_OWED_CLEAR;
@@ -185,6 +222,8 @@ static void st_event(struct ca_check *check, const struct ca_state *state,
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched && ev->ipi.target_cpu >= 0 &&
 	    (size_t)ev->ipi.target_cpu < s->cpu_count)
 		s->last_resched[ev->ipi.target_cpu] = ev->ts;
+	if (s->suspect_count && ev->kind != CA_EV_LOST)
+		release_suspects(s, state, false);
 	if (core < 0 || (size_t)core >= s->core_count)
 		return;
 	c = &s->cores[core];
@@ -202,10 +241,10 @@ static void st_finish(struct ca_check *check, const struct ca_state *state, uint
 {
 	struct ca_owed *s = to_owed(check);
 
-	(void)state;
 	for (size_t core = 0; core < s->core_count; core++)
 		if (s->cores[core].phase != CA_OWED_CLEAR)
 			close_stretch(s, &s->cores[core], end_ts, false);
+	release_suspects(s, state, true);
 }
 
 static int st_setup(struct ca_check *check, const struct ca_state *state)
@@ -238,6 +277,8 @@ void ca_owed_free(struct ca_owed *s)
 {
 	free(s->cores);
 	free(s->last_resched);
+	free(s->suspects);
+	s->suspects = NULL;
 	s->cores = NULL;
 	s->last_resched = NULL;
 	ca_history_free(&s->history);

@@ -16,7 +16,11 @@
  *                      the rule excuses it (see history.h) or it ends in
  *                      the core's transition to another cookie (a sibling
  *                      told to reschedule, or running another cookie than
- *                      H's: the kernel had chosen another)
+ *                      H's: the kernel had chosen another); it is judged
+ *                      once every CPU of the core has shown past its end,
+ *                      and not at all (unknown) where one was unobserved
+ * Without reschedule IPIs in the trace a transition cannot be told: the
+ * audit does not run these checks then.
  * Not a decision: an event of Y's in the interrupt that queued W (Y
  * reschedules when it leaves it), a sibling's pick of a task without a
  * cookie on a core without one (pick_next_task()'s unconstrained fast path
@@ -80,6 +84,7 @@ struct ca_owed_core {
 struct ca_owed {
 	struct ca_check base;
 	const struct ca_owed_rule *rule;
+	bool is_checked;		/* added to the state: the trace has reschedule IPIs */
 	uint64_t max_ns;
 	struct ca_history history;
 	uint64_t *last_resched;		/* [cpu_count]: the last reschedule IPI to each CPU */
@@ -90,8 +95,12 @@ struct ca_owed {
 	uint64_t excused_count;		/* past max_ns, but excused */
 	uint64_t finding_count;
 	uint64_t finding_ns;
+	uint64_t unknown_count;		/* would-be findings over a CPU's unobserved time */
 	struct ca_owed_finding list[CA_OWED_LIST];	/* longest first */
 	size_t listed;
+	struct ca_owed_finding *suspects;	/* would-be findings, until their core settles */
+	size_t suspect_count;
+	size_t suspect_capacity;
 };
 
 /** ca_owed_init() - @max_ns: how long after the decision a stretch may last */

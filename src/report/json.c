@@ -395,8 +395,10 @@ static json *owed(const struct ca_owed *inv)
 	for (size_t i = 0; i < inv->listed; i++)
 		json_object_array_add(list, owed_finding(&inv->list[i]));
 	put(obj, "max_ns", u64(inv->max_ns));
+	put(obj, "checked", json_object_new_boolean(inv->is_checked));
 	put(obj, "longest_ns", u64(inv->longest_ns));
 	put(obj, "excused", u64(inv->excused_count));
+	put(obj, "unknown", u64(inv->unknown_count));
 	put(obj, "count", u64(inv->finding_count));
 	put(obj, "total_ns", u64(inv->finding_ns));
 	put(obj, "list", list);

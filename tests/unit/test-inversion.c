@@ -37,7 +37,9 @@ static void sw(struct trace_text *t, int cpu, uint64_t ts, int prev, int prev_pr
  */
 static void kicked(struct trace_text *t, uint64_t h_ran)
 {
+	sc_ipi(t, 0, T0, 0, 0);		/* ipi and tick events: every window's cause told */
 	sw(t, 0, T0, 0, 120, "R", H, 120, 0, 2);
+	sc_tick(t, 0, T0 + 100 * US, H);
 	sw(t, 0, T0 + h_ran, H, 120, "S", 0, 120, 2, 0);
 	sc_wakeup(t, 0, T0 + 300 * MS, 0, W, 1);
 	sw(t, 1, T0 + 300 * MS + 10 * US, 0, 120, "R", W, 89, 0, 0);
@@ -134,6 +136,7 @@ static enum ca_result audit_rt_holder(struct ca_audit *audit, uint64_t w_from)
 {
 	struct trace_text t = { 0 };
 
+	sc_ipi(&t, 0, T0, 0, 0);
 	sw(&t, 1, T0 + w_from, 0, 120, "R", W, 89, 0, 0);
 	sw(&t, 0, T0 + 955 * MS, 0, 120, "R", H, 95, 0, 2);
 	sw(&t, 1, T0 + 955 * MS + 20 * US, W, 89, "R", 0, 120, 0, 0);
@@ -169,6 +172,8 @@ static enum ca_result audit_woken(struct ca_audit *audit, uint64_t w_cookie, uin
 				  bool h_switch, bool enters)
 {
 	struct trace_text t = { 0 };
+
+	sc_ipi(&t, 1, T0, 0, 0);		/* the trace has ipi events: the checks run */
 	sw(&t, 1, T0, 0, 120, "R", W, 89, 0, w_cookie);
 	sw(&t, 0, T0 + US, 77, 120, "S", 0, 120, h_cookie, 0);
 	sw(&t, 1, T0 + 2 * MS, W, 89, "S", 0, 120, w_cookie, 0);

@@ -23,6 +23,7 @@ enum ending {
  */
 static void idled(struct trace_text *t, enum ending ending)
 {
+	sc_ipi(t, 1, T0, 0, 0);		/* the trace has ipi events: the check runs */
 	sc_switch(t, 1, T0, 0, "R", A2, true, 0, 1);
 	sc_switch(t, 0, T0 + 10 * US, 0, "R", A, true, 0, 1);
 	if (ending == ENDS_AFTER_KICK)
