@@ -409,13 +409,13 @@ static void judge_reselect(struct ca_audit *audit)
 			    "owed (over %u ticks of the running sibling): the longest, CPU %d for %s "
 			    "while CPU %d ran task %d through %u ticks",
 			    (unsigned long long)rs->finding_count, rs->finding_count == 1 ? "" : "es",
-			    audit->opts.max_reselect_ticks, f->waiting_cpu,
-			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->holder_cpu,
-			    f->holder_pid, f->ticks);
+			    audit->opts.max_reselect_ticks, f->who.waiting_cpu,
+			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->who.holder_cpu,
+			    f->who.holder_pid, f->ticks);
 	ca_reason_measure(reason, "reselect", (double)rs->finding_count, "stretches");
 	ca_reason_limit(reason, (double)audit->opts.max_reselect_ticks, "ticks");
-	reason->cpu = f->waiting_cpu;
-	reason->pid = f->waiting_pid;
+	reason->cpu = f->who.waiting_cpu;
+	reason->pid = f->who.waiting_pid;
 }
 
 /*
@@ -435,14 +435,14 @@ static void judge_owed(struct ca_audit *audit, const struct ca_owed *owed, const
 			    "(prio %d) on CPU %d for %s while CPU %d ran task %d (prio %d)",
 			    (unsigned long long)owed->finding_count,
 			    owed->finding_count == 1 ? what : whats, why,
-			    ca_format_duration(owed->max_ns, m, sizeof(m)), f->waiting_pid,
-			    f->waiting_prio, f->waiting_cpu,
-			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->holder_cpu,
-			    f->holder_pid, f->holder_prio);
+			    ca_format_duration(owed->max_ns, m, sizeof(m)), f->who.waiting_pid,
+			    f->who.waiting_prio, f->who.waiting_cpu,
+			    ca_format_duration(f->end_ns - f->start_ns, d, sizeof(d)), f->who.holder_cpu,
+			    f->who.holder_pid, f->who.holder_prio);
 	ca_reason_measure(reason, owed->rule->name, (double)owed->finding_count, "stretches");
 	ca_reason_limit(reason, (double)owed->max_ns, "ns");
-	reason->cpu = f->waiting_cpu;
-	reason->pid = f->waiting_pid;
+	reason->cpu = f->who.waiting_cpu;
+	reason->pid = f->who.waiting_pid;
 }
 
 /* The kernel's forced idle per task against the trace's (checks/accounting.h). */

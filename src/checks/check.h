@@ -26,6 +26,18 @@ enum ca_change {
 	CA_CHANGE_IDENTITY = 1 << 2,	/* a task's cookie or tag */
 };
 
+/* Whom a finding on the kernel's decisions names: the CPU kept waiting, and a sibling's task. */
+struct ca_parties {
+	int waiting_cpu;
+	int waiting_pid;
+	int waiting_prio;
+	uint64_t waiting_cookie;
+	int holder_cpu;
+	int holder_pid;
+	int holder_prio;
+	uint64_t holder_cookie;
+};
+
 struct ca_check {
 	const char *name;
 	int (*setup)(struct ca_check *check, const struct ca_state *state);	/* 0, -ENOMEM */

@@ -27,11 +27,11 @@ static bool best_queued_rt(const struct ca_state *state, int cpu, struct ca_owed
 		if (task && (!best || task->prio < best->prio))
 			best = task;
 	}
-	if (!best || !is_rt(best->prio) || !ca_state_kernel_cookie(state, best, &f->waiting_cookie))
+	if (!best || !is_rt(best->prio) || !ca_state_kernel_cookie(state, best, &f->who.waiting_cookie))
 		return false;
-	f->waiting_cpu = cpu;
-	f->waiting_pid = best->pid;
-	f->waiting_prio = best->prio;
+	f->who.waiting_cpu = cpu;
+	f->who.waiting_pid = best->pid;
+	f->who.waiting_prio = best->prio;
 	return true;
 }
 
@@ -64,22 +64,22 @@ static bool is_outranked_holder(const struct ca_state *state, int core,
 		const struct ca_task *task = ca_state_cpu_task(state, cpu);
 		uint64_t cookie;
 
-		if (cpu == f->waiting_cpu)
+		if (cpu == f->who.waiting_cpu)
 			continue;
-		if (has_queued_rival(state, cpu, f->waiting_prio))
+		if (has_queued_rival(state, cpu, f->who.waiting_prio))
 			return false;
 		if (state->cpus[cpu].run == CA_CPU_IDLE)
 			continue;
-		if (!task || task->prio <= f->waiting_prio ||
+		if (!task || task->prio <= f->who.waiting_prio ||
 		    !ca_state_kernel_cookie(state, task, &cookie))
 			return false;
-		if (has_holder || cookie == f->waiting_cookie)
+		if (has_holder || cookie == f->who.waiting_cookie)
 			continue;
 		has_holder = true;
-		f->holder_cpu = cpu;
-		f->holder_pid = task->pid;
-		f->holder_prio = task->prio;
-		f->holder_cookie = cookie;
+		f->who.holder_cpu = cpu;
+		f->who.holder_pid = task->pid;
+		f->who.holder_prio = task->prio;
+		f->who.holder_cookie = cookie;
 	}
 	return has_holder;
 }
@@ -103,13 +103,13 @@ static bool find_inversion(const struct ca_state *state, int core, struct ca_owe
 static bool is_excused(const struct ca_history *history, const struct ca_state *state,
 		       const struct ca_owed_finding *f, uint64_t ts)
 {
-	if (ca_history_may_be_rt_throttled(history, f->waiting_cpu, ts))
+	if (ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts))
 		return true;
 	for (int i = 0; i < state->topo.sibling_count[f->core]; i++) {
 		int cpu = state->topo.siblings[f->core][i];
 		const struct ca_task *task = ca_state_cpu_task(state, cpu);
 
-		if (cpu != f->waiting_cpu && task && task->prio >= FIRST_FAIR_PRIO &&
+		if (cpu != f->who.waiting_cpu && task && task->prio >= FIRST_FAIR_PRIO &&
 		    ca_history_may_be_fair_served(history, cpu, ts))
 			return true;
 	}

@@ -8,7 +8,6 @@
 
 #include "checks/owed.h"
 #include "state/state.h"
-#include "util/grow.h"
 #include "util/longest.h"
 
 static struct ca_owed *to_owed(struct ca_check *check)
@@ -52,7 +51,7 @@ static bool is_core_in_flux(const struct ca_owed *s, const struct ca_state *stat
 	for (int i = 0; i < state->topo.sibling_count[f->core]; i++) {
 		int cpu = state->topo.siblings[f->core][i];
 
-		if (cpu != f->waiting_cpu && (size_t)cpu < s->cpu_count &&
+		if (cpu != f->who.waiting_cpu && (size_t)cpu < s->cpu_count &&
 		    state->cpus[cpu].run != CA_CPU_UNKNOWN &&
 		    s->last_resched[cpu] > state->cpus[cpu].since)
 			return true;
@@ -76,8 +75,8 @@ static bool is_transition(const struct ca_owed *s, const struct ca_state *state,
 		const struct ca_task *task = ca_state_cpu_task(state, cpu);
 		uint64_t cookie;
 
-		if (cpu != f->waiting_cpu && task && ca_state_kernel_cookie(state, task, &cookie) &&
-		    cookie != f->holder_cookie)
+		if (cpu != f->who.waiting_cpu && task && ca_state_kernel_cookie(state, task, &cookie) &&
+		    cookie != f->who.holder_cookie)
 			return true;
 	}
 	return false;
@@ -86,17 +85,16 @@ static bool is_transition(const struct ca_owed *s, const struct ca_state *state,
 /* A would-be finding, judged once every CPU of its core has shown past its end. */
 static void keep_suspect(struct ca_owed *s, const struct ca_owed_finding *f)
 {
-	if (ca_grow(&s->suspects, s->suspect_count, &s->suspect_capacity, sizeof(*s->suspects))) {
+	if (ca_suspects_add(&s->suspects, f->core, f->end_ns, f))
 		s->base.error = -ENOMEM;
-		return;
-	}
-	s->suspects[s->suspect_count++] = *f;
 }
 
 /* A would-be finding whose core settled: a finding, or unknown over unobserved time. */
-static void judge_suspect(struct ca_owed *s, const struct ca_state *state,
-			  const struct ca_owed_finding *f)
+static void judge_suspect(void *ctx, const struct ca_state *state, const void *item)
 {
+	struct ca_owed *s = ctx;
+	const struct ca_owed_finding *f = item;
+
 	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false)) {
 		s->unknown_count++;
 		return;
@@ -104,22 +102,6 @@ static void judge_suspect(struct ca_owed *s, const struct ca_state *state,
 	s->finding_count++;
 	s->finding_ns += f->end_ns - f->start_ns;
 	ca_keep_longest(s->list, &s->listed, CA_OWED_LIST, sizeof(s->list[0]), f, length_of);
-}
-
-/* The suspects whose cores have shown past them (all of them when the trace ended). */
-static void release_suspects(struct ca_owed *s, const struct ca_state *state, bool is_final)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < s->suspect_count; i++) {
-		const struct ca_owed_finding *f = &s->suspects[i];
-
-		if (is_final || ca_state_core_settled(state, f->core, f->end_ns))
-			judge_suspect(s, state, f);
-		else
-			s->suspects[kept++] = *f;
-	}
-	s->suspect_count = kept;
 }
 
 /*
@@ -177,7 +159,7 @@ static void st_update(struct ca_check *check, const struct ca_state *state, int 
 	now.core = core;
 	found = s->rule->find(state, core, &now);
 	if (c->phase != CA_OWED_CLEAR && found &&
-	    now.waiting_cpu == c->now.waiting_cpu && now.waiting_pid == c->now.waiting_pid)
+	    now.who.waiting_cpu == c->now.who.waiting_cpu && now.who.waiting_pid == c->now.who.waiting_pid)
 		return;		/* the same stretch goes on */
 	if (c->phase != CA_OWED_CLEAR)
 		close_stretch(s, c, known_until(state, core, ts), is_transition(s, state, &c->now));
@@ -202,7 +184,7 @@ static bool is_decision(const struct ca_owed *s, const struct ca_state *state,
 
 	if (ev->ts < c->now.start_ns)
 		return false;
-	if (ev->cpu == c->now.waiting_cpu)
+	if (ev->cpu == c->now.who.waiting_cpu)
 		return ev->kind == CA_EV_SWITCH ||
 		       (ev->kind == CA_EV_IDLE && ev->idle.state != UINT32_MAX &&
 			ev->ts > c->now.start_ns);
@@ -222,8 +204,8 @@ static void st_event(struct ca_check *check, const struct ca_state *state,
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched && ev->ipi.target_cpu >= 0 &&
 	    (size_t)ev->ipi.target_cpu < s->cpu_count)
 		s->last_resched[ev->ipi.target_cpu] = ev->ts;
-	if (s->suspect_count && ev->kind != CA_EV_LOST)
-		release_suspects(s, state, false);
+	if (s->suspects.count && ev->kind != CA_EV_LOST)
+		ca_suspects_release(&s->suspects, state, false, judge_suspect, s);
 	if (core < 0 || (size_t)core >= s->core_count)
 		return;
 	c = &s->cores[core];
@@ -244,7 +226,7 @@ static void st_finish(struct ca_check *check, const struct ca_state *state, uint
 	for (size_t core = 0; core < s->core_count; core++)
 		if (s->cores[core].phase != CA_OWED_CLEAR)
 			close_stretch(s, &s->cores[core], end_ts, false);
-	release_suspects(s, state, true);
+	ca_suspects_release(&s->suspects, state, true, judge_suspect, s);
 }
 
 static int st_setup(struct ca_check *check, const struct ca_state *state)
@@ -271,14 +253,14 @@ void ca_owed_init(struct ca_owed *s, const struct ca_owed_rule *rule, uint64_t m
 	s->base.finish = st_finish;
 	s->rule = rule;
 	s->max_ns = max_ns;
+	ca_suspects_init(&s->suspects, sizeof(struct ca_owed_finding));
 }
 
 void ca_owed_free(struct ca_owed *s)
 {
 	free(s->cores);
 	free(s->last_resched);
-	free(s->suspects);
-	s->suspects = NULL;
+	ca_suspects_free(&s->suspects);
 	s->cores = NULL;
 	s->last_resched = NULL;
 	ca_history_free(&s->history);

@@ -38,20 +38,14 @@
 
 #include "checks/check.h"
 #include "checks/history.h"
+#include "checks/suspects.h"
 
 #define CA_OWED_LIST 64	/* findings kept with detail, longest first */
 
 /* A CPU idle beside work the selection owed it, and the task its sibling ran. */
 struct ca_owed_finding {
 	int core;
-	int waiting_cpu;	/* Y, idle */
-	int waiting_pid;	/* W */
-	int waiting_prio;
-	uint64_t waiting_cookie;
-	int holder_cpu;		/* H: a sibling's task the rule names */
-	int holder_pid;
-	int holder_prio;
-	uint64_t holder_cookie;
+	struct ca_parties who;	/* Y, idle, and W; H: a sibling's task the rule names */
 	uint64_t start_ns;	/* the rule first found Y and W */
 	uint64_t decided_ns;	/* a selection is known to have been made with W queued */
 	uint64_t end_ns;
@@ -98,9 +92,7 @@ struct ca_owed {
 	uint64_t unknown_count;		/* would-be findings over a CPU's unobserved time */
 	struct ca_owed_finding list[CA_OWED_LIST];	/* longest first */
 	size_t listed;
-	struct ca_owed_finding *suspects;	/* would-be findings, until their core settles */
-	size_t suspect_count;
-	size_t suspect_capacity;
+	struct ca_suspects suspects;	/* would-be findings, until their core settles */
 };
 
 /** ca_owed_init() - @max_ns: how long after the decision a stretch may last */

@@ -43,13 +43,13 @@ static bool best_waiting(const struct ca_state *state, int cpu, uint64_t cookie,
 
 		if (!is_known(state, task, &waiting) || waiting == cookie)
 			return false;
-		if (task->prio < FIRST_RT_PRIO || (has_cfs && task->prio >= f->waiting_prio))
+		if (task->prio < FIRST_RT_PRIO || (has_cfs && task->prio >= f->who.waiting_prio))
 			continue;
 		has_cfs = true;
-		f->waiting_cpu = cpu;
-		f->waiting_pid = task->pid;
-		f->waiting_prio = task->prio;
-		f->waiting_cookie = waiting;
+		f->who.waiting_cpu = cpu;
+		f->who.waiting_pid = task->pid;
+		f->who.waiting_prio = task->prio;
+		f->who.waiting_cookie = waiting;
 	}
 	return has_cfs;
 }
@@ -68,14 +68,14 @@ static int lone_holder(const struct ca_state *state, int core, struct ca_reselec
 		if (state->cpus[cpu].run != CA_CPU_TASK)
 			continue;
 		task = ca_state_cpu_task(state, cpu);
-		if (holder >= 0 || !is_known(state, task, &f->holder_cookie) ||
+		if (holder >= 0 || !is_known(state, task, &f->who.holder_cookie) ||
 		    task->prio < FIRST_RT_PRIO)
 			return -1;
 		holder = cpu;
-		f->holder_pid = task->pid;
-		f->holder_prio = task->prio;
+		f->who.holder_pid = task->pid;
+		f->who.holder_prio = task->prio;
 	}
-	f->holder_cpu = holder;
+	f->who.holder_cpu = holder;
 	return holder;
 }
 
@@ -89,8 +89,8 @@ static bool is_owed(const struct ca_state *state, int core, struct ca_reselect_f
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 
-		if (cpu != f->holder_cpu && best_waiting(state, cpu, f->holder_cookie, f) &&
-		    f->holder_prio >= f->waiting_prio)
+		if (cpu != f->who.holder_cpu && best_waiting(state, cpu, f->who.holder_cookie, f) &&
+		    f->who.holder_prio >= f->who.waiting_prio)
 			return true;
 	}
 	return false;
@@ -103,14 +103,29 @@ static uint64_t length_of(const void *item)
 	return f->end_ns - f->start_ns;
 }
 
+/* A would-be finding whose core settled: a finding, or unknown over unobserved time. */
+static void judge_suspect(void *ctx, const struct ca_state *state, const void *item)
+{
+	struct ca_reselect *rs = ctx;
+	const struct ca_reselect_finding *f = item;
+
+	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false)) {
+		rs->unknown_count++;
+		return;
+	}
+	rs->finding_count++;
+	rs->finding_ns += f->end_ns - f->start_ns;
+	ca_keep_longest(rs->list, &rs->listed, CA_RESELECT_LIST, sizeof(rs->list[0]), f,
+			length_of);
+}
+
+/* The stretch ends at @ts: past max_ticks, judged once its core has shown past it. */
 static void close_stretch(struct ca_reselect *rs, struct ca_reselect_core *c, uint64_t ts)
 {
 	if (c->is_found) {
 		c->found.end_ns = ts;
-		rs->finding_count++;
-		rs->finding_ns += ts - c->found.start_ns;
-		ca_keep_longest(rs->list, &rs->listed, CA_RESELECT_LIST, sizeof(rs->list[0]),
-				&c->found, length_of);
+		if (ca_suspects_add(&rs->suspects, c->found.core, ts, &c->found))
+			rs->base.error = -ENOMEM;
 	}
 	c->is_owed = false;
 	c->is_found = false;
@@ -125,8 +140,8 @@ static void rs_update(struct ca_check *check, const struct ca_state *state, int 
 	bool owed = is_owed(state, core, &now);
 
 	(void)changes;
-	if (c->is_owed && owed && now.holder_cpu == c->found.holder_cpu &&
-	    now.holder_pid == c->found.holder_pid && now.waiting_cpu == c->found.waiting_cpu)
+	if (c->is_owed && owed && now.who.holder_cpu == c->found.who.holder_cpu &&
+	    now.who.holder_pid == c->found.who.holder_pid && now.who.waiting_cpu == c->found.who.waiting_cpu)
 		return;		/* the same stretch goes on */
 	if (c->is_owed)
 		close_stretch(rs, c, ts);
@@ -159,6 +174,8 @@ static void rs_event(struct ca_check *check, const struct ca_state *state,
 	struct ca_reselect_core *c;
 	int core;
 
+	if (rs->suspects.count && ev->kind != CA_EV_LOST)
+		ca_suspects_release(&rs->suspects, state, false, judge_suspect, rs);
 	if (ev->kind != CA_EV_TICK || (size_t)ev->cpu >= rs->cpu_count || !is_new_tick(rs, ev))
 		return;
 	rs->has_ticks = true;
@@ -166,7 +183,7 @@ static void rs_event(struct ca_check *check, const struct ca_state *state,
 	if (core < 0 || (size_t)core >= rs->core_count)
 		return;
 	c = &rs->cores[core];
-	if (!c->is_owed || c->found.holder_cpu != ev->cpu)
+	if (!c->is_owed || c->found.who.holder_cpu != ev->cpu)
 		return;
 	c->found.ticks++;
 	c->found.end_ns = ev->ts;
@@ -179,10 +196,10 @@ static void rs_finish(struct ca_check *check, const struct ca_state *state, uint
 {
 	struct ca_reselect *rs = to_rs(check);
 
-	(void)state;
 	for (size_t core = 0; core < rs->core_count; core++)
 		if (rs->cores[core].is_owed)
 			close_stretch(rs, &rs->cores[core], end_ts);
+	ca_suspects_release(&rs->suspects, state, true, judge_suspect, rs);
 }
 
 static int rs_setup(struct ca_check *check, const struct ca_state *state)
@@ -205,12 +222,14 @@ void ca_reselect_init(struct ca_reselect *rs, uint32_t max_ticks)
 	rs->base.event = rs_event;
 	rs->base.finish = rs_finish;
 	rs->max_ticks = max_ticks;
+	ca_suspects_init(&rs->suspects, sizeof(struct ca_reselect_finding));
 }
 
 void ca_reselect_free(struct ca_reselect *rs)
 {
 	free(rs->last_tick);
 	free(rs->cores);
+	ca_suspects_free(&rs->suspects);
 	rs->last_tick = NULL;
 	rs->cores = NULL;
 }

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "checks/check.h"
+#include "checks/suspects.h"
 
 #define CA_RESELECT_DEFAULT_TICKS 8
 #define CA_RESELECT_LIST 64	/* findings kept with detail, longest first */
@@ -41,14 +42,7 @@
 /* One forced-idle stretch past the reselection owed. */
 struct ca_reselect_finding {
 	int core;
-	int waiting_cpu;	/* Y, forced idle */
-	int holder_cpu;		/* X, running T */
-	int waiting_pid;	/* the best-priority CFS task waiting on Y */
-	int waiting_prio;
-	uint64_t waiting_cookie;
-	int holder_pid;
-	int holder_prio;
-	uint64_t holder_cookie;
+	struct ca_parties who;	/* Y, forced idle, and its best-priority CFS task; X and T */
 	uint64_t start_ns;	/* the stretch: from when the reselection was owed */
 	uint64_t end_ns;
 	uint32_t ticks;		/* X's ticks in it */
@@ -73,6 +67,8 @@ struct ca_reselect {
 	uint32_t most_ticks;		/* the most any stretch held, finding or not */
 	uint64_t finding_count;
 	uint64_t finding_ns;		/* their time in all */
+	uint64_t unknown_count;		/* would-be findings over a CPU's unobserved time */
+	struct ca_suspects suspects;	/* would-be findings, until their core settles */
 	struct ca_reselect_finding list[CA_RESELECT_LIST];	/* longest first */
 	size_t listed;
 };

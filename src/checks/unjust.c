@@ -17,22 +17,22 @@ static bool core_cookie(const struct ca_state *state, int core, struct ca_owed_f
 		const struct ca_task *task = ca_state_cpu_task(state, cpu);
 		uint64_t cookie;
 
-		if (cpu == f->waiting_cpu || state->cpus[cpu].run == CA_CPU_IDLE)
+		if (cpu == f->who.waiting_cpu || state->cpus[cpu].run == CA_CPU_IDLE)
 			continue;
 		if (!task || !ca_state_kernel_cookie(state, task, &cookie))
 			return false;
 		if (has_holder) {
-			if (cookie != f->holder_cookie)
+			if (cookie != f->who.holder_cookie)
 				return false;
 			continue;
 		}
 		has_holder = true;
-		f->holder_cpu = cpu;
-		f->holder_pid = task->pid;
-		f->holder_prio = task->prio;
-		f->holder_cookie = cookie;
+		f->who.holder_cpu = cpu;
+		f->who.holder_pid = task->pid;
+		f->who.holder_prio = task->prio;
+		f->who.holder_cookie = cookie;
 	}
-	return has_holder && f->holder_cookie;
+	return has_holder && f->who.holder_cookie;
 }
 
 /* W: the best task queued on idle @cpu of the holder's cookie. */
@@ -46,14 +46,14 @@ static bool compatible_queued(const struct ca_state *state, int cpu, struct ca_o
 		uint64_t cookie;
 
 		if (task && ca_state_kernel_cookie(state, task, &cookie) &&
-		    cookie == f->holder_cookie && (!best || task->prio < best->prio))
+		    cookie == f->who.holder_cookie && (!best || task->prio < best->prio))
 			best = task;
 	}
 	if (!best)
 		return false;
-	f->waiting_pid = best->pid;
-	f->waiting_prio = best->prio;
-	f->waiting_cookie = f->holder_cookie;
+	f->who.waiting_pid = best->pid;
+	f->who.waiting_prio = best->prio;
+	f->who.waiting_cookie = f->who.holder_cookie;
 	return true;
 }
 
@@ -64,7 +64,7 @@ static bool find_unjust(const struct ca_state *state, int core, struct ca_owed_f
 
 		if (state->cpus[cpu].run != CA_CPU_IDLE || !state->cpus[cpu].queued_count)
 			continue;
-		f->waiting_cpu = cpu;
+		f->who.waiting_cpu = cpu;
 		if (core_cookie(state, core, f) && compatible_queued(state, cpu, f))
 			return true;
 	}
@@ -76,8 +76,8 @@ static bool is_excused(const struct ca_history *history, const struct ca_state *
 		       const struct ca_owed_finding *f, uint64_t ts)
 {
 	(void)state;
-	return f->waiting_prio >= 0 && f->waiting_prio < FIRST_FAIR_PRIO &&
-	       ca_history_may_be_rt_throttled(history, f->waiting_cpu, ts);
+	return f->who.waiting_prio >= 0 && f->who.waiting_prio < FIRST_FAIR_PRIO &&
+	       ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts);
 }
 
 const struct ca_owed_rule ca_unjust_rule = {

@@ -349,19 +349,25 @@ static json *forced_idle(const struct ca_audit *audit)
 	return obj;
 }
 
+/* The CPU kept waiting and the sibling's task, of a finding on the kernel's decisions. */
+static void put_parties(json *obj, const struct ca_parties *who)
+{
+	put(obj, "waiting_cpu", json_object_new_int(who->waiting_cpu));
+	put(obj, "waiting_pid", json_object_new_int(who->waiting_pid));
+	put(obj, "waiting_prio", json_object_new_int(who->waiting_prio));
+	put(obj, "waiting_cookie", cookie(who->waiting_cookie));
+	put(obj, "holder_cpu", json_object_new_int(who->holder_cpu));
+	put(obj, "holder_pid", json_object_new_int(who->holder_pid));
+	put(obj, "holder_prio", json_object_new_int(who->holder_prio));
+	put(obj, "holder_cookie", cookie(who->holder_cookie));
+}
+
 static json *reselect_finding(const struct ca_reselect_finding *f)
 {
 	json *obj = json_object_new_object();
 
 	put(obj, "core", json_object_new_int(f->core));
-	put(obj, "waiting_cpu", json_object_new_int(f->waiting_cpu));
-	put(obj, "waiting_pid", json_object_new_int(f->waiting_pid));
-	put(obj, "waiting_prio", json_object_new_int(f->waiting_prio));
-	put(obj, "waiting_cookie", cookie(f->waiting_cookie));
-	put(obj, "holder_cpu", json_object_new_int(f->holder_cpu));
-	put(obj, "holder_pid", json_object_new_int(f->holder_pid));
-	put(obj, "holder_prio", json_object_new_int(f->holder_prio));
-	put(obj, "holder_cookie", cookie(f->holder_cookie));
+	put_parties(obj, &f->who);
 	put(obj, "start_ns", u64(f->start_ns));
 	put(obj, "end_ns", u64(f->end_ns));
 	put(obj, "ticks", u64(f->ticks));
@@ -373,14 +379,7 @@ static json *owed_finding(const struct ca_owed_finding *f)
 	json *obj = json_object_new_object();
 
 	put(obj, "core", json_object_new_int(f->core));
-	put(obj, "waiting_cpu", json_object_new_int(f->waiting_cpu));
-	put(obj, "waiting_pid", json_object_new_int(f->waiting_pid));
-	put(obj, "waiting_prio", json_object_new_int(f->waiting_prio));
-	put(obj, "waiting_cookie", cookie(f->waiting_cookie));
-	put(obj, "holder_cpu", json_object_new_int(f->holder_cpu));
-	put(obj, "holder_pid", json_object_new_int(f->holder_pid));
-	put(obj, "holder_prio", json_object_new_int(f->holder_prio));
-	put(obj, "holder_cookie", cookie(f->holder_cookie));
+	put_parties(obj, &f->who);
 	put(obj, "start_ns", u64(f->start_ns));
 	put(obj, "decided_ns", u64(f->decided_ns));
 	put(obj, "end_ns", u64(f->end_ns));
@@ -443,6 +442,7 @@ static json *reselect(const struct ca_audit *audit)
 	put(obj, "checked", json_object_new_boolean(audit->opts.max_reselect_ticks &&
 						      rs->has_ticks));
 	put(obj, "most_ticks", u64(rs->most_ticks));
+	put(obj, "unknown", u64(rs->unknown_count));
 	put(obj, "count", u64(rs->finding_count));
 	put(obj, "total_ns", u64(rs->finding_ns));
 	put(obj, "list", list);

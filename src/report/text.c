@@ -286,17 +286,17 @@ static void write_owed(FILE *out, const struct ca_audit *audit, const struct ca_
 		owed->finding_count == 1 ? "" : "es", D(owed->finding_ns, total));
 	for (size_t i = 0; i < owed->listed && i < (size_t)top; i++) {
 		const struct ca_owed_finding *f = &owed->list[i];
-		const struct ca_task *w = ca_tasks_lookup(tasks, f->waiting_pid);
-		const struct ca_task *h = ca_tasks_lookup(tasks, f->holder_pid);
+		const struct ca_task *w = ca_tasks_lookup(tasks, f->who.waiting_pid);
+		const struct ca_task *h = ca_tasks_lookup(tasks, f->who.holder_pid);
 		char length[32], after[32];
 
 		fprintf(out, "  %.9f  CPU %d idle %s (%s after the kernel chose): %s:%d (prio %d, "
 			"cookie %#llx) waited while CPU %d ran %s:%d (prio %d, cookie %#llx)\n",
-			f->start_ns / 1e9, f->waiting_cpu, D(f->end_ns - f->start_ns, length),
-			D(f->end_ns - f->decided_ns, after), w ? w->comm : "?", f->waiting_pid,
-			f->waiting_prio, (unsigned long long)f->waiting_cookie, f->holder_cpu,
-			h ? h->comm : "?", f->holder_pid, f->holder_prio,
-			(unsigned long long)f->holder_cookie);
+			f->start_ns / 1e9, f->who.waiting_cpu, D(f->end_ns - f->start_ns, length),
+			D(f->end_ns - f->decided_ns, after), w ? w->comm : "?", f->who.waiting_pid,
+			f->who.waiting_prio, (unsigned long long)f->who.waiting_cookie, f->who.holder_cpu,
+			h ? h->comm : "?", f->who.holder_pid, f->who.holder_prio,
+			(unsigned long long)f->who.holder_cookie);
 	}
 }
 
@@ -338,17 +338,17 @@ static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
 		rs->finding_count == 1 ? "" : "es", D(rs->finding_ns, total));
 	for (size_t i = 0; i < rs->listed && i < (size_t)top; i++) {
 		const struct ca_reselect_finding *f = &rs->list[i];
-		const struct ca_task *w = ca_tasks_lookup(tasks, f->waiting_pid);
-		const struct ca_task *h = ca_tasks_lookup(tasks, f->holder_pid);
+		const struct ca_task *w = ca_tasks_lookup(tasks, f->who.waiting_pid);
+		const struct ca_task *h = ca_tasks_lookup(tasks, f->who.holder_pid);
 		char length[32];
 
 		fprintf(out, "  %.9f  CPU %d idle %s: %s:%d (prio %d, cookie %#llx) waited while CPU %d "
 			"ran %s:%d (prio %d, cookie %#llx) through %u ticks\n", f->start_ns / 1e9,
-			f->waiting_cpu,
-			D(f->end_ns - f->start_ns, length), w ? w->comm : "?", f->waiting_pid,
-			f->waiting_prio, (unsigned long long)f->waiting_cookie, f->holder_cpu,
-			h ? h->comm : "?", f->holder_pid, f->holder_prio,
-			(unsigned long long)f->holder_cookie, f->ticks);
+			f->who.waiting_cpu,
+			D(f->end_ns - f->start_ns, length), w ? w->comm : "?", f->who.waiting_pid,
+			f->who.waiting_prio, (unsigned long long)f->who.waiting_cookie, f->who.holder_cpu,
+			h ? h->comm : "?", f->who.holder_pid, f->who.holder_prio,
+			(unsigned long long)f->who.holder_cookie, f->ticks);
 	}
 }
 

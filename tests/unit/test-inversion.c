@@ -84,14 +84,14 @@ START_TEST(test_inversion_found)
 	ck_assert_uint_eq(inv->finding_count, 1);
 	ck_assert_uint_eq(inv->excused_count, 0);
 	f = &inv->list[0];
-	ck_assert_int_eq(f->waiting_cpu, 1);
-	ck_assert_int_eq(f->waiting_pid, W);
-	ck_assert_int_eq(f->waiting_prio, 89);
-	ck_assert_uint_eq(f->waiting_cookie, 0);
-	ck_assert_int_eq(f->holder_cpu, 0);
-	ck_assert_int_eq(f->holder_pid, H);
-	ck_assert_int_eq(f->holder_prio, 120);
-	ck_assert_uint_eq(f->holder_cookie, 2);
+	ck_assert_int_eq(f->who.waiting_cpu, 1);
+	ck_assert_int_eq(f->who.waiting_pid, W);
+	ck_assert_int_eq(f->who.waiting_prio, 89);
+	ck_assert_uint_eq(f->who.waiting_cookie, 0);
+	ck_assert_int_eq(f->who.holder_cpu, 0);
+	ck_assert_int_eq(f->who.holder_pid, H);
+	ck_assert_int_eq(f->who.holder_prio, 120);
+	ck_assert_uint_eq(f->who.holder_cookie, 2);
 	ck_assert_uint_eq(f->start_ns, T0 + 302 * MS + 20 * US);
 	ck_assert_uint_eq(f->decided_ns, T0 + 302 * MS + 20 * US);
 	ck_assert_uint_eq(f->end_ns, T0 + 305 * MS);
@@ -156,7 +156,7 @@ START_TEST(test_rt_throttle_excused)
 	ca_audit_free(&audit);
 	ck_assert_int_eq(audit_rt_holder(&audit, 500 * MS), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.pipeline->inversion.finding_count, 1);
-	ck_assert_int_eq(audit.pipeline->inversion.list[0].holder_prio, 95);
+	ck_assert_int_eq(audit.pipeline->inversion.list[0].who.holder_prio, 95);
 	ca_audit_free(&audit);
 }
 END_TEST

@@ -56,12 +56,12 @@ START_TEST(test_starved_past_the_ticks)
 	ck_assert_uint_eq(rs->finding_count, 1);
 	ck_assert_uint_eq(rs->listed, 1);
 	f = &rs->list[0];
-	ck_assert_int_eq(f->waiting_cpu, 0);
-	ck_assert_int_eq(f->waiting_pid, 100);
-	ck_assert_int_eq(f->holder_cpu, 1);
-	ck_assert_int_eq(f->holder_pid, 200);
-	ck_assert_uint_eq(f->waiting_cookie, 1);
-	ck_assert_uint_eq(f->holder_cookie, 2);
+	ck_assert_int_eq(f->who.waiting_cpu, 0);
+	ck_assert_int_eq(f->who.waiting_pid, 100);
+	ck_assert_int_eq(f->who.holder_cpu, 1);
+	ck_assert_int_eq(f->who.holder_pid, 200);
+	ck_assert_uint_eq(f->who.waiting_cookie, 1);
+	ck_assert_uint_eq(f->who.holder_cookie, 2);
 	ck_assert_uint_eq(f->start_ns, T0 + US);
 	ck_assert_uint_eq(f->end_ns, T0 + 50 * MS);
 	ck_assert_uint_eq(f->ticks, TICKS);

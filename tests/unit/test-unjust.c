@@ -62,12 +62,12 @@ START_TEST(test_unjust_found)
 	u = &audit.pipeline->unjust;
 	ck_assert_uint_eq(u->finding_count, 1);
 	f = &u->list[0];
-	ck_assert_int_eq(f->waiting_cpu, 0);
-	ck_assert_int_eq(f->waiting_pid, A);
-	ck_assert_uint_eq(f->waiting_cookie, 1);
-	ck_assert_int_eq(f->holder_cpu, 1);
-	ck_assert_int_eq(f->holder_pid, A2);
-	ck_assert_uint_eq(f->holder_cookie, 1);
+	ck_assert_int_eq(f->who.waiting_cpu, 0);
+	ck_assert_int_eq(f->who.waiting_pid, A);
+	ck_assert_uint_eq(f->who.waiting_cookie, 1);
+	ck_assert_int_eq(f->who.holder_cpu, 1);
+	ck_assert_int_eq(f->who.holder_pid, A2);
+	ck_assert_uint_eq(f->who.holder_cookie, 1);
 	ck_assert_uint_eq(f->start_ns, T0 + 5 * MS);
 	ck_assert_uint_eq(f->decided_ns, T0 + 5 * MS);
 	ck_assert_uint_eq(f->end_ns, T0 + 9 * MS + 10 * US);
