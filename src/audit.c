@@ -449,12 +449,14 @@ static void judge_owed(struct ca_audit *audit, const struct ca_owed *owed, const
 static void judge_accounting(struct ca_audit *audit)
 {
 	const struct ca_accounting *acc = &audit->pipeline->accounting;
-	const struct ca_account_result *r = &acc->list[0];
+	const struct ca_account_result *r = acc->list;
 	struct ca_reason *reason;
 	char k[32], m[32];
 
 	if (!acc->finding_count)
 		return;
+	while (r < acc->list + acc->listed - 1 && !r->is_finding)
+		r++;		/* the largest difference that is a finding */
 	reason = add_reason(audit, "%llu task%s whose forced idle the kernel accounted otherwise "
 			    "than the trace implies (beyond %g%% and 20ms): the most, task %d: "
 			    "kernel %s, trace %s (the model is within 2%% of the kernel with one "
@@ -638,7 +640,6 @@ static void judge_unknowns(struct ca_audit *audit)
 				  "clock", 0, NULL);
 }
 
-/* Forced idle was seen, but no tick to hold it to the reselection owed (reselect.h). */
 /* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */
 static const char *owed_unjudged(const struct ca_audit *audit)
 {
@@ -646,33 +647,19 @@ static const char *owed_unjudged(const struct ca_audit *audit)
 	       "; nor are priority inversion and unjustified forced idle judged" : "";
 }
 
+/* Forced idle was seen, but no tick to hold it to the reselection owed (reselect.h). */
+
 static bool is_reselect_unheld(const struct ca_audit *audit)
 {
 	return audit->opts.max_reselect_ticks && !audit->pipeline->reselect.has_ticks &&
 	       audit->forced_idle_pct > 0;
 }
 
-static void collect_warnings(struct ca_audit *audit)
+/* What missing ipi or tick events leave unjudged. */
+static void collect_cause_warnings(struct ca_audit *audit)
 {
-	const struct ca_state *state = &audit->pipeline->state;
 	char tick[32];
 
-	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
-	    strcmp(audit->info.clock, "global") && strcmp(audit->info.clock, "x86-tsc") &&
-	    strcmp(audit->info.clock, "mono_raw"))
-		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
-			    "CPUs; record with -C mono", audit->info.clock);
-	if (audit->is_marker_different) {
-		char topo[128];
-
-		ca_topology_brief(&state->topo, topo, sizeof(topo));
-		add_warning(audit, "--topology \"%s\" differs from the trace's coreaudit-topology "
-			    "marker \"%s\": the option is used (without it, the marker would be)",
-			    topo, audit->topology_marker);
-	}
-	if (audit->pipeline->has_rules && audit->pipeline->rules.needs_uid_or_cgroup)
-		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
-			    "carry neither", audit->pipeline->rules.path);
 	if (!audit->pipeline->isolation.has_causes && audit->pipeline->isolation.unknown_until_ns)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown; those from the grace up to %s cannot be judged, longer ones "
@@ -693,6 +680,29 @@ static void collect_warnings(struct ca_audit *audit)
 			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)),
 			    is_reselect_unheld(audit) ? "; nor is forced idle held to the "
 			    "reselection owed" : "");
+}
+
+static void collect_warnings(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+
+	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
+	    strcmp(audit->info.clock, "global") && strcmp(audit->info.clock, "x86-tsc") &&
+	    strcmp(audit->info.clock, "mono_raw"))
+		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
+			    "CPUs; record with -C mono", audit->info.clock);
+	if (audit->is_marker_different) {
+		char topo[128];
+
+		ca_topology_brief(&state->topo, topo, sizeof(topo));
+		add_warning(audit, "--topology \"%s\" differs from the trace's coreaudit-topology "
+			    "marker \"%s\": the option is used (without it, the marker would be)",
+			    topo, audit->topology_marker);
+	}
+	if (audit->pipeline->has_rules && audit->pipeline->rules.needs_uid_or_cgroup)
+		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
+			    "carry neither", audit->pipeline->rules.path);
+	collect_cause_warnings(audit);
 	if ((audit->opts.identity == CA_IDENTITY_TAG || audit->pipeline->has_rules) &&
 	    state->cookie_source == CA_COOKIES_NONE)
 		add_warning(audit, "tags could not be checked against kernel cookies: the trace has "

@@ -32,8 +32,9 @@ static bool parse_sample(const char *text, int *pid, uint64_t *ns)
 	*pid = (int)number;
 	if (ca_marker_field(text, "forceidle_ns", value, sizeof(value)) <= 0)
 		return false;
+	errno = 0;
 	*ns = strtoull(value, &end, 10);
-	return !*end && value[0] >= '0' && value[0] <= '9';
+	return !*end && !errno && value[0] >= '0' && value[0] <= '9';
 }
 
 static struct ca_account_task *task_of(struct ca_accounting *acc, int pid)
@@ -96,12 +97,23 @@ static bool is_finding(const struct ca_accounting *acc, const struct ca_account_
 	       (double)difference > acc->max_error_pct / 100.0 * (double)larger;
 }
 
+/*
+ * Whether a CPU was unobserved in [@from, @to]: the model charged nothing
+ * there while the kernel went on counting (the task may have run anywhere).
+ */
+static bool is_unobserved(const struct ca_state *state, uint64_t from, uint64_t to)
+{
+	for (int core = 0; core < state->topo.core_count; core++)
+		if (ca_state_core_unobserved(state, core, from, to, false))
+			return true;
+	return false;
+}
+
 static void acc_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
 {
 	struct ca_accounting *acc = to_acc(check);
+	bool has_gaps = is_unobserved(state, state->first_ts, end_ts);
 
-	(void)state;
-	(void)end_ts;
 	for (uint32_t i = 0; i < acc->task_count; i++) {
 		const struct ca_account_task *task = &acc->tasks[i];
 		struct ca_account_result r = { .pid = task->pid, .from_ns = task->first.ts,
@@ -109,6 +121,10 @@ static void acc_finish(struct ca_check *check, const struct ca_state *state, uin
 
 		if (task->samples < 2 || task->last.kernel_ns < task->first.kernel_ns)
 			continue;
+		if (has_gaps && is_unobserved(state, r.from_ns, r.to_ns)) {
+			acc->unknown++;
+			continue;
+		}
 		r.kernel_ns = task->last.kernel_ns - task->first.kernel_ns;
 		r.model_ns = task->last.model_ns - task->first.model_ns;
 		r.is_finding = is_finding(acc, &r);

@@ -14,7 +14,9 @@
  * at each end; the model itself follows the kernel within 2% with one
  * vCPU per host core and within 12% on an overcommitted guest (README,
  * Accuracy).  A task is a finding when the two differ by more than
- * max_error_pct of the larger and by more than CA_ACCOUNTING_FLOOR_NS.
+ * max_error_pct of the larger and by more than CA_ACCOUNTING_FLOOR_NS; it
+ * is not compared when a CPU was unobserved between its samples (the model
+ * charges nothing there, the kernel goes on counting).
  *
  * The automaton, per task: unsampled -> sampled (first marker: both
  * figures kept) -> sampled (each later marker: the last figures) ->
@@ -68,6 +70,7 @@ struct ca_accounting {
 	uint32_t task_capacity;
 	uint64_t markers;		/* coreaudit-kfi markers read */
 	uint32_t compared;		/* tasks with two samples */
+	uint32_t unknown;		/* tasks not compared: a CPU was unobserved in their span */
 	uint64_t finding_count;
 	struct ca_account_result list[CA_ACCOUNTING_LIST];	/* the largest differences */
 	size_t listed;

@@ -90,9 +90,13 @@ uint64_t ca_history_ran(const struct ca_history *h, int cpu, enum ca_history_cla
 	return sum;
 }
 
-bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts)
+bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts,
+				    uint64_t known_from)
 {
-	return ca_history_ran(h, cpu, CA_HISTORY_RT, ts, true) >= RT_THROTTLE_NEAR_NS;
+	uint64_t unknown = ts - known_from < CA_HISTORY_SPAN_NS ?
+			   CA_HISTORY_SPAN_NS - (ts - known_from) : 0;
+
+	return ca_history_ran(h, cpu, CA_HISTORY_RT, ts, true) + unknown >= RT_THROTTLE_NEAR_NS;
 }
 
 bool ca_history_may_be_fair_served(const struct ca_history *h, int cpu, uint64_t ts)

@@ -56,10 +56,12 @@ void ca_history_account(struct ca_history *h, int cpu, bool is_task, int prio, u
 
 /**
  * ca_history_may_be_rt_throttled() - whether @cpu ran RT near the throttle
- * (900 ms of sched_rt_runtime_us's 950 per second) in the second up to @ts:
- * its RT tasks may have been throttled
+ * (900 ms of sched_rt_runtime_us's 950 per second) in the second up to @ts,
+ * counting what came before @known_from (the trace's start) as RT: its RT
+ * tasks may have been throttled
  */
-bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts);
+bool ca_history_may_be_rt_throttled(const struct ca_history *h, int cpu, uint64_t ts,
+				    uint64_t known_from);
 
 /**
  * ca_history_may_be_fair_served() - whether @cpu ran CFS so little (under

@@ -103,7 +103,7 @@ static bool find_inversion(const struct ca_state *state, int core, struct ca_owe
 static bool is_excused(const struct ca_history *history, const struct ca_state *state,
 		       const struct ca_owed_finding *f, uint64_t ts)
 {
-	if (ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts))
+	if (ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts, state->first_ts))
 		return true;
 	for (int i = 0; i < state->topo.sibling_count[f->core]; i++) {
 		int cpu = state->topo.siblings[f->core][i];

@@ -409,7 +409,6 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 {
 	struct ca_window copy = *window;
 
-
 	if (!window->is_uncertain && (!window->tasks[0].is_known || !window->tasks[1].is_known) &&
 	    iso->deferred_count < iso->list_limit) {
 		if (defer_window(iso, window))

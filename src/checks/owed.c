@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/causes.h"
 #include "checks/owed.h"
 #include "state/state.h"
 #include "util/longest.h"
@@ -46,14 +47,15 @@ static uint64_t length_of(const void *item)
  * runs now is not what the kernel chose.
  */
 static bool is_core_in_flux(const struct ca_owed *s, const struct ca_state *state,
-			    const struct ca_owed_finding *f)
+			    const struct ca_owed_finding *f, uint64_t ts)
 {
 	for (int i = 0; i < state->topo.sibling_count[f->core]; i++) {
 		int cpu = state->topo.siblings[f->core][i];
 
 		if (cpu != f->who.waiting_cpu && (size_t)cpu < s->cpu_count &&
 		    state->cpus[cpu].run != CA_CPU_UNKNOWN &&
-		    s->last_resched[cpu] > state->cpus[cpu].since)
+		    s->last_resched[cpu] > state->cpus[cpu].since &&
+		    ts - s->last_resched[cpu] <= CA_TICK_WINDOW_MAX_NS)
 			return true;
 	}
 	return false;
@@ -66,9 +68,9 @@ static bool is_core_in_flux(const struct ca_owed *s, const struct ca_state *stat
  * its own tick takes no IPI, so the trace may show no request).
  */
 static bool is_transition(const struct ca_owed *s, const struct ca_state *state,
-			  const struct ca_owed_finding *f)
+			  const struct ca_owed_finding *f, uint64_t ts)
 {
-	if (is_core_in_flux(s, state, f))
+	if (is_core_in_flux(s, state, f, ts))
 		return true;
 	for (int i = 0; i < state->topo.sibling_count[f->core]; i++) {
 		int cpu = state->topo.siblings[f->core][i];
@@ -95,7 +97,8 @@ static void judge_suspect(void *ctx, const struct ca_state *state, const void *i
 	struct ca_owed *s = ctx;
 	const struct ca_owed_finding *f = item;
 
-	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false)) {
+	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false) ||
+	    ca_state_queued_before_gap(state, f->who.waiting_cpu, f->who.waiting_pid)) {
 		s->unknown_count++;
 		return;
 	}
@@ -124,14 +127,13 @@ static uint64_t known_until(const struct ca_state *state, int core, uint64_t ts)
 
 /*
  * The stretch ends at @ts (known up to there): a finding when it outlived
- * max_ns after the decision, unexcused, and did not end in a transition.
+ * max_ns after the decision, unexcused.
  */
-static void close_stretch(struct ca_owed *s, struct ca_owed_core *c, uint64_t ts,
-			  bool is_transition)
+static void close_stretch(struct ca_owed *s, struct ca_owed_core *c, uint64_t ts)
 {
 	uint64_t after = ts > c->now.decided_ns ? ts - c->now.decided_ns : 0;
 
-	if (is_transition || ts < c->now.start_ns)
+	if (ts < c->now.start_ns)
 		c->phase = CA_OWED_CLEAR;
 	if (c->phase == CA_OWED_DECIDED && after > s->longest_ns)
 		s->longest_ns = after;
@@ -144,6 +146,28 @@ static void close_stretch(struct ca_owed *s, struct ca_owed_core *c, uint64_t ts
 		}
 	}
 	c->phase = CA_OWED_CLEAR;
+}
+
+/*
+ * The stretch on @core ends at @ts.  In the core's transition to another
+ * cookie it is judged up to the first reschedule IPI the kernel sent a
+ * sibling after the decision (the kernel was wrong until then), and not at
+ * all without one (a tick-set request shows nothing).
+ */
+static void end_stretch(struct ca_owed *s, const struct ca_state *state, struct ca_owed_core *c,
+			int core, uint64_t ts)
+{
+	uint64_t end = known_until(state, core, ts);
+
+	if (c->phase == CA_OWED_DECIDED && is_transition(s, state, &c->now, ts)) {
+		if (!c->first_kick_ns) {
+			c->phase = CA_OWED_CLEAR;
+			return;
+		}
+		if (c->first_kick_ns < end)
+			end = c->first_kick_ns;
+	}
+	close_stretch(s, c, end);
 }
 
 static void st_update(struct ca_check *check, const struct ca_state *state, int core,
@@ -162,10 +186,12 @@ static void st_update(struct ca_check *check, const struct ca_state *state, int 
 	    now.who.waiting_cpu == c->now.who.waiting_cpu && now.who.waiting_pid == c->now.who.waiting_pid)
 		return;		/* the same stretch goes on */
 	if (c->phase != CA_OWED_CLEAR)
-		close_stretch(s, c, known_until(state, core, ts), is_transition(s, state, &c->now));
+		end_stretch(s, state, c, core, ts);
 	if (!found)
 		return;
 	c->phase = CA_OWED_WAITING;
+	c->is_prompted = false;
+	c->first_kick_ns = 0;
 	c->now = now;
 	c->now.start_ns = ts;
 }
@@ -187,11 +213,41 @@ static bool is_decision(const struct ca_owed *s, const struct ca_state *state,
 	if (ev->cpu == c->now.who.waiting_cpu)
 		return ev->kind == CA_EV_SWITCH ||
 		       (ev->kind == CA_EV_IDLE && ev->idle.state != UINT32_MAX &&
-			ev->ts > c->now.start_ns);
+			ev->ts > c->now.start_ns && c->is_prompted);
 	if (ev->kind != CA_EV_SWITCH || !s->rule->is_decided_by_sibling)
 		return false;
 	next = ca_state_cpu_task(state, ev->cpu);
 	return next && ca_state_kernel_cookie(state, next, &cookie) && cookie;
+}
+
+/* The CPU @ev tells to select (a wakeup or migration onto it, a reschedule IPI), or -1. */
+static int told_cpu(const struct ca_event *ev)
+{
+	if (ev->kind == CA_EV_WAKEUP)
+		return ev->wakeup.target_cpu;
+	if (ev->kind == CA_EV_MIGRATE)
+		return ev->migrate.dest_cpu;
+	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched)
+		return ev->ipi.target_cpu;
+	return -1;
+}
+
+/* What @ev tells the stretch on the core of the CPU it is aimed at. */
+static void note_told(struct ca_owed *s, const struct ca_state *state, const struct ca_event *ev)
+{
+	int cpu = told_cpu(ev), core = ca_topology_core_of(&state->topo, cpu);
+	struct ca_owed_core *c;
+
+	if (cpu < 0 || (size_t)cpu >= s->cpu_count || core < 0 || (size_t)core >= s->core_count)
+		return;
+	if (ev->kind == CA_EV_IPI)
+		s->last_resched[cpu] = ev->ts;
+	c = &s->cores[core];
+	if (c->phase == CA_OWED_WAITING && cpu == c->now.who.waiting_cpu)
+		c->is_prompted = true;
+	if (c->phase == CA_OWED_DECIDED && ev->kind == CA_EV_IPI &&
+	    cpu != c->now.who.waiting_cpu && !c->first_kick_ns)
+		c->first_kick_ns = ev->ts;
 }
 
 static void st_event(struct ca_check *check, const struct ca_state *state,
@@ -201,16 +257,16 @@ static void st_event(struct ca_check *check, const struct ca_state *state,
 	struct ca_owed_core *c;
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
-	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched && ev->ipi.target_cpu >= 0 &&
-	    (size_t)ev->ipi.target_cpu < s->cpu_count)
-		s->last_resched[ev->ipi.target_cpu] = ev->ts;
+	note_told(s, state, ev);
 	if (s->suspects.count && ev->kind != CA_EV_LOST)
 		ca_suspects_release(&s->suspects, state, false, judge_suspect, s);
 	if (core < 0 || (size_t)core >= s->core_count)
 		return;
 	c = &s->cores[core];
+	if (c->phase == CA_OWED_WAITING && ev->kind == CA_EV_SWITCH)
+		c->is_prompted = true;
 	if (c->phase != CA_OWED_WAITING || !is_decision(s, state, c, ev) ||
-	    is_core_in_flux(s, state, &c->now))
+	    is_core_in_flux(s, state, &c->now, ev->ts))
 		return;
 	account_core(s, state, core, ev->ts);
 	c->phase = CA_OWED_DECIDED;
@@ -225,7 +281,7 @@ static void st_finish(struct ca_check *check, const struct ca_state *state, uint
 
 	for (size_t core = 0; core < s->core_count; core++)
 		if (s->cores[core].phase != CA_OWED_CLEAR)
-			close_stretch(s, &s->cores[core], end_ts, false);
+			close_stretch(s, &s->cores[core], end_ts);
 	ca_suspects_release(&s->suspects, state, true, judge_suspect, s);
 }
 

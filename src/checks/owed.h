@@ -8,26 +8,33 @@
  *                      Y (every state and cookie it reads known)
  *   waiting -> decided a core-wide selection is known to have been made with
  *                      W queued: Y switches to idle (leaving W, or another
- *                      task), or goes back to an idle state after W came;
- *                      with a rule that says so, a sibling switches to a task
- *                      with a cookie (such a pick compares every sibling's)
+ *                      task), or goes back to an idle state after W came and
+ *                      after something told it to select (W's wakeup or
+ *                      migration onto it, a reschedule IPI, a switch on the
+ *                      core); with a rule that says so, a sibling switches to
+ *                      a task with a cookie (such a pick compares every
+ *                      sibling's)
  *   any -> clear       the rule no longer finds Y and W: a decided stretch
  *                      past max_ns after the decision is a finding, unless
  *                      the rule excuses it (see history.h) or it ends in
  *                      the core's transition to another cookie (a sibling
  *                      told to reschedule, or running another cookie than
- *                      H's: the kernel had chosen another); it is judged
- *                      once every CPU of the core has shown past its end,
- *                      and not at all (unknown) where one was unobserved
- * Without reschedule IPIs in the trace a transition cannot be told: the
- * audit does not run these checks then.
+ *                      H's: the kernel had chosen another; when that
+ *                      transition began with a reschedule IPI after the
+ *                      decision, the stretch is judged up to that IPI); it
+ *                      is judged once every CPU of the core has shown past
+ *                      its end, and not at all (unknown) where one was
+ *                      unobserved, or W was queued before a gap in Y's events
+ * Without ipi events in the trace a transition cannot be told: the audit
+ * does not run these checks then.
  * Not a decision: an event of Y's in the interrupt that queued W (Y
  * reschedules when it leaves it), a sibling's pick of a task without a
  * cookie on a core without one (pick_next_task()'s unconstrained fast path
  * looks at its own CPU only), anything before W came, anything while a
- * sibling that runs a task has a reschedule IPI pending (one sent after
- * its task came): a selection told it to leave, and what the core runs is
- * not what the kernel chose (a stalled vCPU takes milliseconds to obey).
+ * sibling has a reschedule IPI pending (one sent after its task, or idle,
+ * came, within the longest a pending request explains, CA_TICK_WINDOW_MAX_NS):
+ * a selection told it to change, and what the core runs is not what the
+ * kernel chose (a stalled vCPU takes milliseconds to obey).
  */
 #ifndef COREAUDIT_OWED_H
 #define COREAUDIT_OWED_H
@@ -72,6 +79,8 @@ enum ca_owed_phase {
 struct ca_owed_core {
 	enum ca_owed_phase phase;
 	bool is_excused;	/* decided where the rule's excuse held */
+	bool is_prompted;	/* Y was told to select since W came (a wakeup, IPI or switch) */
+	uint64_t first_kick_ns;	/* the first reschedule IPI to a sibling after the decision */
 	struct ca_owed_finding now;
 };
 

@@ -75,9 +75,8 @@ static bool find_unjust(const struct ca_state *state, int core, struct ca_owed_f
 static bool is_excused(const struct ca_history *history, const struct ca_state *state,
 		       const struct ca_owed_finding *f, uint64_t ts)
 {
-	(void)state;
 	return f->who.waiting_prio >= 0 && f->who.waiting_prio < FIRST_FAIR_PRIO &&
-	       ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts);
+	       ca_history_may_be_rt_throttled(history, f->who.waiting_cpu, ts, state->first_ts);
 }
 
 const struct ca_owed_rule ca_unjust_rule = {

@@ -425,6 +425,7 @@ static json *accounting(const struct ca_accounting *acc)
 	put(obj, "floor_ns", u64(CA_ACCOUNTING_FLOOR_NS));
 	put(obj, "markers", u64(acc->markers));
 	put(obj, "compared", u64(acc->compared));
+	put(obj, "unknown", u64(acc->unknown));
 	put(obj, "count", u64(acc->finding_count));
 	put(obj, "list", list);
 	return obj;

@@ -38,15 +38,18 @@ void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev
 
 	raise_source(state, CA_COOKIES_PROBE);
 	task = prev_pid > 0 ? ca_tasks_find(&state->tasks, prev_pid) : NULL;
-	if (task && ran_from && task->is_cookie_known && task->cookie != prev_cookie) {
+	if (task && ran_from && task->has_probe_in && task->probe_in != prev_cookie) {
 		task->run_change_from = ran_from;
 		task->run_change_to = ts;
 	}
 	if (task)
 		set_cookie(task, prev_cookie);
 	task = next_pid > 0 ? ca_tasks_find(&state->tasks, next_pid) : NULL;
-	if (task)
+	if (task) {
 		set_cookie(task, next_cookie);
+		task->has_probe_in = true;
+		task->probe_in = next_cookie;
+	}
 }
 
 /* A probe whose switch was not seen (lost, or cut at the trace start). */

@@ -19,8 +19,8 @@
 /*
  * ca_identity_apply_probe() - the cookies a switch's probe reports; @prev_pid
  * ran from @ran_from (0: not known) up to @ts: a cookie other than the one
- * it had when it came was set while it ran (a prctl on a running task),
- * at an instant the trace does not show.
+ * the probe showed when it came was set while it ran (a prctl on a running
+ * task), at an instant the trace does not show.
  */
 void ca_identity_apply_probe(struct ca_state *state, int prev_pid, uint64_t prev_cookie,
 			     int next_pid, uint64_t next_cookie, uint64_t ran_from, uint64_t ts);

@@ -115,6 +115,14 @@ bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t f
 	return false;
 }
 
+bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid)
+{
+	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	return task && c->uncertain_to && task->queued_ts <= c->uncertain_to;
+}
+
 bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts)
 {
 	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++) {
@@ -165,6 +173,7 @@ static int task_set_queued(struct ca_state *state, struct ca_task *task, int cpu
 	task_leave_queue(state, task);
 	task->where = CA_TASK_QUEUED;
 	task->cpu = cpu;
+	task->queued_ts = state->last_ts;
 	return queue_add(&state->cpus[cpu], task->pid);
 }
 

@@ -171,6 +171,13 @@ bool ca_state_cookie_in_flight(const struct ca_state *state, int pid);
  *                              that CPU's events (known once
  *                              ca_state_core_settled() says so)
  */
+/**
+ * ca_state_queued_before_gap() - whether @pid, queued on @cpu, was queued
+ *                                before (or in) the CPU's last unknown
+ *                                stretch: it may have left the queue unseen
+ */
+bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid);
+
 bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
 			      uint64_t to, bool has_causes);
 

@@ -45,6 +45,9 @@ struct ca_task {
 	 */
 	uint64_t run_change_from;
 	uint64_t run_change_to;
+	bool has_probe_in;	/* the probe showed its cookie at its last switch-in: */
+	uint64_t probe_in;	/* this one */
+	uint64_t queued_ts;	/* when it was last queued */
 	int tag;		/* 0: untagged, else index+1 into the tag names */
 	int prio;		/* last seen in a sched_switch; 120 until then */
 	enum ca_task_where where;
