@@ -109,7 +109,8 @@ static void judge_suspect(void *ctx, const struct ca_state *state, const void *i
 	struct ca_reselect *rs = ctx;
 	const struct ca_reselect_finding *f = item;
 
-	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false)) {
+	if (ca_state_core_unobserved(state, f->core, f->start_ns, f->end_ns, false) ||
+	    ca_state_queued_before_gap(state, f->who.waiting_cpu, f->who.waiting_pid)) {
 		rs->unknown_count++;
 		return;
 	}
