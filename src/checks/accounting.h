@@ -33,7 +33,7 @@
 #include "checks/forcedidle.h"
 #include "util/pidmap.h"
 
-#define CA_ACCOUNTING_DEFAULT_PCT 25.0
+#define CA_ACCOUNTING_DEFAULT_PCT 50.0	/* the model was 34% off on a correct kernel */
 #define CA_ACCOUNTING_FLOOR_NS 20000000ull	/* two tick periods at HZ 100 */
 #define CA_ACCOUNTING_LIST 64
 

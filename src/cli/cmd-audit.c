@@ -56,7 +56,7 @@ static const struct ca_option options[] = {
 	  "DUR once the\nkernel chose (unjustified forced idle; default 1ms)"),
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
-	  "record) is off\nthe trace's by more than PCT % and 20ms (default 25)"),
+	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",

@@ -56,7 +56,7 @@ static const struct ca_option options[] = {
 	  "DUR once the\nkernel chose (unjustified forced idle; default 1ms)"),
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
-	  "record) is off\nthe trace's by more than PCT % and 20ms (default 25)"),
+	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),

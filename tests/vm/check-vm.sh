@@ -293,8 +293,7 @@ unset kernel
 # duty cycle pinned to the other, which wakes while the RT task runs on a
 # core without a cookie.
 invert_groups=rt:1:70:0:f:1,cfs:1:50:1:o:0
-run invert record smt2 "$invert_groups"
-audit invert
+run_clean invert record smt2 "$invert_groups"
 check "invert, correct kernel: passes (exit $code)" test "$code" = 0
 check "invert, correct kernel: no priority inversion" test \
 	"$(json_get "d['inversion']['count']" < "$tap_tmp/invert.json")" = 0
@@ -324,8 +323,7 @@ unset kernel
 # (workload COOKIE 2); b's task, of another cookie, shares the first CPU.
 # Unpinned or sleeping, a task is enqueued again and the bug hides.
 untree_groups=a:2:100:2:o:0/1,b:1:100:1:o:0
-run untree record smt2 "$untree_groups"
-audit untree
+run_clean untree record smt2 "$untree_groups"
 # The cookie is created while the tasks run: the probe shows it only at each
 # task's next switch, so a window over its creation may stay unjudged (exit 4).
 check "untree, correct kernel: no violation (exit $code: 0, or 4 over the cookie's creation)" \
@@ -358,8 +356,7 @@ unset kernel
 # trace's.  On the correct kernel every task agrees; on 04 the untagged
 # task, which forced its sibling idle, was charged nothing.
 account_groups=A:1:70:1:o,U:1:70:0:o
-run account record smt2 "$account_groups"
-audit account
+run_clean account record smt2 "$account_groups"
 check "account, correct kernel: passes (exit $code)" test "$code" = 0
 check "account, correct kernel: the kernel's accounting agrees with the trace's" test \
 	"$(json_get "d['accounting']['compared'] >= 2, d['accounting']['count']" \
