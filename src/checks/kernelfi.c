@@ -21,12 +21,17 @@
  * is sent from inside pick_next_task(), tens of us (on a stalled vCPU,
  * milliseconds) before the switch event.  A selection's picks are read off
  * the tasks each sibling runs and has queued (an idle sibling keeps its own
- * best queued task when compatible, cookie 0 included), and the winner's
- * cookie off the task the selecting CPU switches to.
+ * best queued task when compatible, cookie 0 included, unless the selection
+ * sent it no kick where kicks show), and the winner's cookie off the task the
+ * selecting CPU switches to.  A CPU that goes idle with a cookied task queued
+ * selected (its own pick had a cookie), whatever the core's cookie was.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from
- * the wakeup on) or anything else happens on the core (it stands).
+ * the wakeup on) or anything else happens on the core (it stands).  It
+ * happens at the wakeup, or, when the trace has idle events, at the CPU's
+ * next idle event or __schedule IPI.  A migration's enqueue is that of a
+ * queued task only (a waking task's is its wakeup).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -115,10 +120,14 @@ static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cook
 
 /*
  * The core cookie: the cookie of the task the selecting CPU switches to; when
- * it goes idle, a sibling's winner: what it runs, else what it has queued.
+ * it goes idle, a sibling's winner: what it runs, else what it has queued;
+ * with nothing on any sibling, its own queued task (a wakeup's selection,
+ * which the woken task wins).
  */
 static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, int next)
 {
+	const struct ca_cpu *own = &state->cpus[state->topo.siblings[core][slot]];
+
 	if (next > 0)
 		return cookie_of(state, next);
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
@@ -133,12 +142,34 @@ static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, 
 		if (i != slot && c->queued_count)
 			return cookie_of(state, c->queued[0]);
 	}
-	return 0;
+	return own->queued_count ? cookie_of(state, own->queued[0]) : 0;
 }
 
-/* A core-wide selection by the CPU in @slot, which switches to @next. */
+/*
+ * Whether the idle CPU @cpu, in slot @i, was left idle by the selection of
+ * @selector (the selecting CPU's own events; NULL: not known): a pick of a
+ * task for it would have kicked it, and kicks reach it, in the idle state it
+ * is in, as IPIs the trace shows, unless one already did (need-resched is
+ * set: no second IPI), which nothing since it entered that state says.  The
+ * trace does not tell which of its queued tasks was its own best pick; this
+ * does, when that pick was not compatible.
+ */
+static bool is_left_idle(const struct ca_kernelfi *fi, int cpu, int i,
+			 const struct ca_kfi_cpu *selector)
+{
+	const struct ca_kfi_cpu *kc = &fi->kcpus[cpu];
+	uint8_t kicked = selector && selector->has_pick_ts ? selector->kicked : 0;
+
+	return selector && kc->idle_state < 32 && (kc->kick_states >> kc->idle_state & 1) &&
+	       !kc->is_disturbed && !(kicked >> i & 1);
+}
+
+/*
+ * A core-wide selection by the CPU in @slot, which switches to @next; the
+ * selecting CPU's own events in @selector (NULL: not a switch).
+ */
 static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, int core,
-			int slot, int next, uint64_t now)
+			int slot, int next, uint64_t now, const struct ca_kfi_cpu *selector)
 {
 	struct ca_kfi_core *k = &fi->kcores[core];
 	struct ca_kfi_selection *sel = &k->sel;
@@ -159,6 +190,8 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 		}
 		if (current > 0 && (i == slot || cookie_of(state, current) == sel->cookie))
 			pick = current;
+		else if (i != slot && !current && is_left_idle(fi, cpu, i, selector))
+			pick = 0;
 		else
 			pick = queued_of_cookie(state, cpu, sel->cookie, i != slot && !current);
 		sel->pick[i] = pick;
@@ -172,24 +205,47 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 	sel->start = now;
 }
 
-/* The slow path of pick_next_task() on the CPU in @slot. */
+/*
+ * Whether the CPU's own pick (pick_task() on its queue alone) has a cookie:
+ * the task it switches to; when it goes idle, a queued task with a cookie
+ * stands for it (its own pick was a queued task, ruled out by a selection:
+ * with a pick of cookie 0 and no core cookie it would have run it).
+ */
+static bool own_pick_has_cookie(const struct ca_state *state, int cpu, int next)
+{
+	const struct ca_cpu *c = &state->cpus[cpu];
+
+	if (next > 0)
+		return cookie_of(state, next) != 0;
+	for (int q = 0; q < c->queued_count; q++)
+		if (cookie_of(state, c->queued[q]))
+			return true;
+	return false;
+}
+
+/*
+ * The slow path of pick_next_task() on the CPU in @slot; @selector as for
+ * select_core().
+ */
 static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int core,
-		      int slot, int prev, int next, uint64_t now)
+		      int slot, int prev, int next, uint64_t now,
+		      const struct ca_kfi_cpu *selector)
 {
 	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
 	bool had_forced_idle = sel->count > 0;
+	int cpu = state->topo.siblings[core][slot];
 
 	if (had_forced_idle)
 		charge_period(fi, state, core, now, slot, prev);
 	sel->count = 0;
 	sel->occupation = 0;
-	if (!sel->cookie && !had_forced_idle && !cookie_of(state, next)) {
+	if (!sel->cookie && !had_forced_idle && !own_pick_has_cookie(state, cpu, next)) {
 		/* No selection: the core has no cookie and this pick has none. */
 		sel->is_pending[slot] = false;
 		sel->pick[slot] = next;
 		return;
 	}
-	select_core(fi, state, core, slot, next, now);
+	select_core(fi, state, core, slot, next, now, selector);
 }
 
 /* The woken task's switch on the CPU of a tentative selection: it won. */
@@ -206,14 +262,32 @@ static void revoke_tentative(struct ca_kfi_core *k)
  * hypervisor stalls the vCPU in between); the kernel accounts and selects at
  * the pick.  Without such an IPI, the switch's own time.
  */
-static uint64_t pick_time(struct ca_kernelfi *fi, const struct ca_kfi_core *k, int cpu,
+static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core *k,
 			  uint64_t switch_ts)
 {
-	uint64_t ts = fi->has_pick_ts[cpu] && fi->pick_ts[cpu] > k->sel.start ?
-		      fi->pick_ts[cpu] : switch_ts;
+	return kc->has_pick_ts && kc->pick_ts > k->sel.start ? kc->pick_ts : switch_ts;
+}
 
-	fi->has_pick_ts[cpu] = false;
-	return ts;
+/* A __schedule IPI from @ev's CPU: its pick, and the sibling it kicks. */
+static void note_kick(struct ca_kernelfi *fi, const struct ca_state *state,
+		      const struct ca_event *ev)
+{
+	struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
+	int target = ev->ipi.target_cpu;
+	int core = ca_topology_core_of(&state->topo, ev->cpu);
+	int slot;
+
+	if (!kc->has_pick_ts) {
+		kc->pick_ts = ev->ts;
+		kc->has_pick_ts = true;
+		kc->kicked = 0;
+	}
+	if (target < 0 || (size_t)target >= fi->cpu_count || core < 0 ||
+	    (slot = slot_of(state, core, target)) < 0)
+		return;
+	kc->kicked |= 1u << slot;
+	if (state->cpus[target].run == CA_CPU_IDLE && fi->kcpus[target].idle_state < 32)
+		fi->kcpus[target].kick_states |= 1u << fi->kcpus[target].idle_state;
 }
 
 /*
@@ -221,19 +295,27 @@ static uint64_t pick_time(struct ca_kernelfi *fi, const struct ca_kfi_core *k, i
  * (interrupts are off from the pick to the switch) means that __schedule
  * ended without a switch: forget it.
  */
-static void note_pick(struct ca_kernelfi *fi, const struct ca_event *ev)
+static void note_pick(struct ca_kernelfi *fi, const struct ca_state *state,
+		      const struct ca_event *ev)
 {
-	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE || (size_t)ev->cpu >= fi->cpu_count)
+	int target = ev->kind == CA_EV_IPI ? ev->ipi.target_cpu :
+		     ev->kind == CA_EV_WAKEUP ? ev->wakeup.target_cpu : -1;
+
+	if (target >= 0 && (size_t)target < fi->cpu_count)
+		fi->kcpus[target].is_disturbed = true;
+	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
 		return;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule) {
-		if (!fi->has_pick_ts[ev->cpu]) {
-			fi->pick_ts[ev->cpu] = ev->ts;
-			fi->has_pick_ts[ev->cpu] = true;
-		}
+		note_kick(fi, state, ev);
 		return;
 	}
+	if (ev->kind == CA_EV_IDLE) {
+		fi->has_idle_events = true;
+		fi->kcpus[ev->cpu].idle_state = ev->idle.state;
+		fi->kcpus[ev->cpu].is_disturbed = false;
+	}
 	if (ev->kind != CA_EV_IPI)
-		fi->has_pick_ts[ev->cpu] = false;
+		fi->kcpus[ev->cpu].has_pick_ts = false;
 }
 
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
@@ -241,6 +323,7 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 {
 	struct ca_kfi_core *k = &fi->kcores[core];
 	struct ca_kfi_selection *sel = &k->sel;
+	struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
 	int slot = slot_of(state, core, ev->cpu);
 	int prev = ev->sw.prev_pid, next = ev->sw.next_pid;
 
@@ -252,10 +335,25 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		k->task_seq++;		/* prev dequeued before the pick */
 	if (k->pick_seq == k->task_seq && sel->is_pending[slot] && sel->pick[slot] == next) {
 		sel->is_pending[slot] = false;	/* fast path: takes its pick */
-		return;
+	} else {
+		k->tentative_slot = -1;		/* a new selection supersedes it */
+		slow_path(fi, state, core, slot, prev, next, pick_time(kc, k, ev->ts), kc);
 	}
-	k->tentative_slot = -1;		/* a new selection supersedes it */
-	slow_path(fi, state, core, slot, prev, next, pick_time(fi, k, ev->cpu, ev->ts));
+	kc->has_pick_ts = false;
+	kc->owes_pick = false;
+	kc->idle_state = UINT32_MAX;	/* a switch is never inside an idle state */
+}
+
+/*
+ * Whether @pid is queued on @cpu: a migration moved a runnable task from queue
+ * to queue; a waking task's is set_task_cpu() alone, and its enqueue is its
+ * wakeup.
+ */
+static bool is_queued_on(const struct ca_state *state, int pid, int cpu)
+{
+	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
+
+	return task && task->where == CA_TASK_QUEUED && task->cpu == cpu;
 }
 
 /* sched_core_dequeue: the last queued task left a forced-idle CPU. */
@@ -271,35 +369,67 @@ static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state
 	k->task_seq++;
 	k->tentative_slot = -1;
 	if (k->sel.count && state->cpus[cpu].run == CA_CPU_IDLE && !state->cpus[cpu].queued_count)
-		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now);
+		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now, NULL);
 }
 
 /*
- * An enqueue.  On an idle CPU it always reschedules and selects: when a
- * sibling's task wins, the CPU stays idle and no sched_switch shows it, so
- * the selection is made here, tentatively.
+ * The schedule an enqueue owes an idle CPU: it selects, and when a sibling's
+ * task wins, the CPU stays idle and no sched_switch shows it, so the
+ * selection is made here, tentatively.
+ */
+static void select_tentatively(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			       int cpu, uint64_t now)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	int slot = slot_of(state, core, cpu);
+
+	/* What stands again if the woken task wins: charged up to now. */
+	charge_period(fi, state, core, now, -1, 0);
+	k->before = k->sel;
+	k->before_pick_seq = k->pick_seq;
+	slow_path(fi, state, core, slot, 0, 0, now, NULL);
+	k->tentative_slot = slot;
+}
+
+/*
+ * An enqueue.  An idle CPU always reschedules, and when a sibling's task wins
+ * it stays idle and no sched_switch shows it.  When the trace has idle
+ * events, that schedule happened before the CPU's next idle event, switch or
+ * __schedule IPI (the host may stall a vCPU for milliseconds between the
+ * wakeup, in an interrupt on that CPU, and its schedule; until then its
+ * siblings select without it); without them, at the enqueue.
  */
 static void on_enqueue_to(struct ca_kernelfi *fi, const struct ca_state *state, int cpu,
 			  uint64_t now)
 {
 	int core = ca_topology_core_of(&state->topo, cpu);
 	struct ca_kfi_core *k;
-	int slot;
 
-	if (core < 0)
+	if (core < 0 || cpu < 0 || (size_t)cpu >= fi->cpu_count)
 		return;
 	k = &fi->kcores[core];
 	k->task_seq++;
 	k->tentative_slot = -1;
 	if (state->cpus[cpu].run != CA_CPU_IDLE)
 		return;
-	slot = slot_of(state, core, cpu);
-	/* What stands again if the woken task wins: charged up to now. */
-	charge_period(fi, state, core, now, -1, 0);
-	k->before = k->sel;
-	k->before_pick_seq = k->pick_seq;
-	slow_path(fi, state, core, slot, 0, 0, now);
-	k->tentative_slot = slot;
+	fi->kcpus[cpu].owes_pick = fi->has_idle_events;
+	if (!fi->kcpus[cpu].owes_pick)
+		select_tentatively(fi, state, core, cpu, now);
+}
+
+/* An idle event or a __schedule IPI of an idle CPU that owes a schedule. */
+static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			 const struct ca_event *ev)
+{
+	struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
+
+	if (!kc->owes_pick)
+		return;
+	if (ev->kind != CA_EV_IDLE && !(ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule))
+		return;
+	kc->owes_pick = false;
+	if (state->cpus[ev->cpu].run == CA_CPU_IDLE)
+		select_tentatively(fi, state, core, ev->cpu, kc->has_pick_ts ? kc->pick_ts : ev->ts);
 }
 
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
@@ -307,10 +437,14 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 {
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
-	note_pick(fi, ev);
+	if (ev->cpu >= 0 && (size_t)ev->cpu < fi->cpu_count) {
+		note_pick(fi, state, ev);
+		if (core >= 0)
+			on_owed_pick(fi, state, core, ev);
+	}
 	switch (ev->kind) {
 	case CA_EV_SWITCH:
-		if (core >= 0)
+		if (core >= 0 && (size_t)ev->cpu < fi->cpu_count)
 			on_switch(fi, state, core, ev);
 		break;
 	case CA_EV_TICK:
@@ -322,8 +456,10 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		on_enqueue_to(fi, state, ev->wakeup.target_cpu, ev->ts);
 		break;
 	case CA_EV_MIGRATE:
-		on_dequeue_from(fi, state, ev->migrate.orig_cpu, ev->ts);
-		on_enqueue_to(fi, state, ev->migrate.dest_cpu, ev->ts);
+		if (is_queued_on(state, ev->migrate.pid, ev->migrate.dest_cpu)) {
+			on_dequeue_from(fi, state, ev->migrate.orig_cpu, ev->ts);
+			on_enqueue_to(fi, state, ev->migrate.dest_cpu, ev->ts);
+		}
 		break;
 	default:
 		break;
@@ -344,10 +480,11 @@ struct ca_kernelfi *ca_kernelfi_new(ca_kernelfi_charge_fn charge, void *charge_c
 int ca_kernelfi_size(struct ca_kernelfi *fi, size_t cpu_count, int core_count)
 {
 	fi->kcores = calloc(core_count, sizeof(*fi->kcores));
-	fi->pick_ts = calloc(cpu_count, sizeof(*fi->pick_ts));
-	fi->has_pick_ts = calloc(cpu_count, sizeof(*fi->has_pick_ts));
-	if (!fi->kcores || !fi->pick_ts || !fi->has_pick_ts)
+	fi->kcpus = calloc(cpu_count, sizeof(*fi->kcpus));
+	if (!fi->kcores || !fi->kcpus)
 		return -ENOMEM;
+	for (size_t cpu = 0; cpu < cpu_count; cpu++)
+		fi->kcpus[cpu].idle_state = UINT32_MAX;
 	for (int core = 0; core < core_count; core++)
 		fi->kcores[core].tentative_slot = -1;
 	fi->cpu_count = cpu_count;
@@ -359,7 +496,6 @@ void ca_kernelfi_free(struct ca_kernelfi *fi)
 	if (!fi)
 		return;
 	free(fi->kcores);
-	free(fi->pick_ts);
-	free(fi->has_pick_ts);
+	free(fi->kcpus);
 	free(fi);
 }

@@ -42,11 +42,28 @@ struct ca_kfi_core {
 /* What is charged, to whom: the forced-idle check's per-task figures. */
 typedef void (*ca_kernelfi_charge_fn)(void *ctx, int pid, uint64_t ns);
 
+/*
+ * What one CPU's own events tell of its picks: the reschedule IPIs its
+ * __schedule sent since its last other event (the pick's time, and which
+ * siblings it kicked), and whether a kick reaches it in the idle state it is
+ * in (from a non-polling idle state, the kernel kicks with an IPI; from a
+ * polling one it only sets need-resched, and no IPI shows).
+ */
+struct ca_kfi_cpu {
+	uint64_t pick_ts;		/* the first __schedule IPI since its last event */
+	bool has_pick_ts;
+	uint8_t kicked;			/* sibling slots those IPIs went to */
+	uint32_t idle_state;		/* power:cpu_idle state it is in; UINT32_MAX none */
+	uint32_t kick_states;		/* idle states (below 32) a __schedule IPI reached it in */
+	bool owes_pick;			/* idle, enqueued to, not yet shown scheduling */
+	bool is_disturbed;		/* an IPI or a wakeup reached it in its idle state */
+};
+
 struct ca_kernelfi {
 	struct ca_kfi_core *kcores;	/* [core_count] */
-	uint64_t *pick_ts;		/* [cpu_count]: a __schedule IPI since the CPU's last event */
-	bool *has_pick_ts;		/* [cpu_count] */
+	struct ca_kfi_cpu *kcpus;	/* [cpu_count] */
 	size_t cpu_count;
+	bool has_idle_events;		/* power:cpu_idle seen: idle CPUs show their schedules */
 	ca_kernelfi_charge_fn charge;
 	void *charge_ctx;
 };

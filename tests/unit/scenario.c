@@ -96,3 +96,19 @@ void sc_tick_timer(struct trace_text *t, int cpu, uint64_t ts, int pid)
 		   "hrtimer=0xffff88803e920458 now=%llu function=tick_nohz_handler/0x0",
 		   (unsigned long long)ts);
 }
+
+void sc_idle(struct trace_text *t, int cpu, uint64_t ts, int state)
+{
+	char when[32];
+
+	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), 0, "cpu_idle", "state=%u cpu_id=%d",
+		   (unsigned int)state, cpu);
+}
+
+void sc_migrate(struct trace_text *t, int cpu, uint64_t ts, int pid, int orig, int dest)
+{
+	char when[32];
+
+	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), 0, "sched_migrate_task",
+		   "comm=t%d pid=%d prio=120 orig_cpu=%d dest_cpu=%d", pid, pid, orig, dest);
+}

@@ -25,5 +25,8 @@ void sc_tick(struct trace_text *t, int cpu, uint64_t ts, int pid);
 void sc_tick_timer(struct trace_text *t, int cpu, uint64_t ts, int pid);
 void sc_prctl(struct trace_text *t, int cpu, uint64_t ts, int pid, int cmd, int target,
 	      int scope, long ret);
+/* power:cpu_idle on @cpu (idle): @state entered, or -1 for leaving it. */
+void sc_idle(struct trace_text *t, int cpu, uint64_t ts, int state);
+void sc_migrate(struct trace_text *t, int cpu, uint64_t ts, int pid, int orig, int dest);
 
 #endif

@@ -193,6 +193,128 @@ START_TEST(test_idle_sibling_keeps_cookie_zero_pick)
 }
 END_TEST
 
+/*
+ * A CPU that goes idle with a task of a cookie queued selected, whatever the
+ * core cookie was: 72 and 73 (cookie 0) run while 71 (cookie 1) is queued
+ * beside 72 on CPU0; at 2 ms 72 sleeps and CPU0 goes idle: its own pick was
+ * 71, so it selected, 73 won (cookie 0) and CPU0 is forced idle with 71
+ * queued, charged to 73 until it sleeps at 3 ms.  (Read as "no selection",
+ * as the core had no cookie, it charged nothing.)
+ */
+START_TEST(test_idle_with_cookied_task_queued_selects)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 0, T0, 0, "R", 71, true, 0, 1);
+	sc_switch(&t, 0, T0 + 100 * US, 71, "S", 72, true, 1, 0);
+	sc_switch(&t, 1, T0 + 200 * US, 0, "R", 73, true, 0, 0);
+	sc_wakeup(&t, 0, T0 + 1 * MS, 72, 71, 0);
+	sc_switch(&t, 0, T0 + 2 * MS, 72, "S", 0, true, 0, 0);
+	sc_switch(&t, 1, T0 + 3 * MS, 73, "S", 0, true, 0, 0);
+	sc_switch(&t, 0, T0 + 3 * MS + 20 * US, 0, "R", 71, true, 0, 1);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 73);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 1 * MS);
+	task = fi_task_of(&audit, 71);
+	ck_assert(!task || task->kernel_ns == 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * An idle CPU in an idle state selects once it shows it: 67 (cookie 2) is
+ * woken on CPU1, in idle state 1, at 1 ms, but CPU1 (a stalled vCPU) leaves
+ * that state only at 4 ms, kicks CPU0 at 4 ms + 20 us and runs 67; 68 (cookie
+ * 0), woken on CPU0 at 1.3 ms, ran from 1.34 ms without any selection (the
+ * core had no cookie) and is forced off at 4.2 ms.  The kernel charged 67
+ * from its pick (4.02 ms) until it sleeps at 6 ms; 68 nothing.  (Selected at
+ * the wakeup, 68 was charged from 1.34 ms on.)
+ */
+START_TEST(test_idle_cpu_selects_when_it_shows_it)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 1, T0 - 3 * MS, 0, "R", 67, true, 0, 2);
+	sc_switch(&t, 1, T0 - 2500 * US, 67, "S", 0, true, 2, 0);
+	sc_idle(&t, 1, T0 - 2490 * US, 1);
+	sc_switch(&t, 0, T0 - 2 * MS, 0, "R", 68, true, 0, 0);
+	sc_switch(&t, 0, T0 - 500 * US, 68, "S", 0, true, 0, 0);
+	sc_idle(&t, 0, T0 - 490 * US, 1);
+	sc_wakeup(&t, 1, T0 + 1 * MS, 0, 67, 1);
+	sc_wakeup(&t, 0, T0 + 1300 * US, 0, 68, 0);
+	sc_idle(&t, 0, T0 + 1320 * US, -1);
+	sc_switch(&t, 0, T0 + 1340 * US, 0, "R", 68, true, 0, 0);
+	sc_idle(&t, 1, T0 + 4 * MS, -1);
+	sc_ipi(&t, 1, T0 + 4 * MS + 20 * US, 0, 0);
+	sc_switch(&t, 1, T0 + 4 * MS + 50 * US, 0, "R", 67, true, 0, 2);
+	sc_switch(&t, 0, T0 + 4200 * US, 68, "R", 0, true, 0, 0);
+	sc_switch(&t, 1, T0 + 6 * MS, 67, "S", 0, true, 2, 0);
+	sc_switch(&t, 0, T0 + 6 * MS + 20 * US, 0, "R", 68, true, 0, 0);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 67);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 6 * MS - (4 * MS + 20 * US));
+	task = fi_task_of(&audit, 68);
+	ck_assert(!task || task->kernel_ns == 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * An idle sibling the selection did not kick stayed idle, where kicks show:
+ * CPU0 sits in idle state 1 with 71 (cookie 1) queued and, woken at 3 ms,
+ * 74 (cookie 0); a kick to CPU0 in that state showed as an IPI before.  At
+ * 4 ms CPU1 switches from 73 to 72 (both cookie 0) and sends no IPI: CPU0's
+ * own pick was 71, not compatible, and it stays forced idle, charged to 72
+ * until CPU1 kicks it at 6 ms.  (Its compatible 74 taken for its pick, 72 was
+ * charged nothing.)
+ */
+START_TEST(test_unkicked_idle_sibling_stays_idle)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 0, T0, 0, "R", 71, true, 0, 1);
+	sc_switch(&t, 0, T0 + 100 * US, 71, "S", 74, true, 1, 0);
+	sc_switch(&t, 0, T0 + 200 * US, 74, "S", 0, true, 0, 0);
+	sc_idle(&t, 0, T0 + 210 * US, 1);
+	sc_ipi(&t, 1, T0 + 300 * US, 0, 0);		/* a kick shows in state 1 */
+	sc_switch(&t, 1, T0 + 320 * US, 0, "R", 73, true, 0, 0);
+	sc_idle(&t, 0, T0 + 330 * US, -1);
+	sc_wakeup(&t, 0, T0 + 340 * US, 0, 71, 0);
+	sc_idle(&t, 0, T0 + 350 * US, 1);
+	sc_switch(&t, 1, T0 + 1 * MS, 73, "R", 0, true, 0, 0);
+	sc_switch(&t, 1, T0 + 1 * MS + 10 * US, 0, "R", 73, true, 0, 0);
+	sc_wakeup(&t, 0, T0 + 3 * MS, 0, 74, 0);
+	sc_idle(&t, 0, T0 + 3 * MS + 10 * US, -1);
+	sc_idle(&t, 0, T0 + 3 * MS + 20 * US, 1);
+	sc_wakeup(&t, 1, T0 + 3500 * US, 73, 72, 1);
+	sc_switch(&t, 1, T0 + 4 * MS, 73, "S", 72, true, 0, 0);
+	sc_ipi(&t, 1, T0 + 6 * MS, 72, 0);
+	sc_switch(&t, 1, T0 + 6 * MS + 10 * US, 72, "S", 0, true, 0, 0);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 72);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *forcedidle_suite(void)
 {
 	Suite *s = suite_create("forced-idle");
@@ -204,6 +326,9 @@ Suite *forcedidle_suite(void)
 	tcase_add_loop_test(tc, test_pick_time_from_schedule_ipi, 0,
 			    sizeof(pick_time_rows) / sizeof(pick_time_rows[0]));
 	tcase_add_test(tc, test_idle_sibling_keeps_cookie_zero_pick);
+	tcase_add_test(tc, test_idle_with_cookied_task_queued_selects);
+	tcase_add_test(tc, test_idle_cpu_selects_when_it_shows_it);
+	tcase_add_test(tc, test_unkicked_idle_sibling_stays_idle);
 	suite_add_tcase(s, tc);
 	return s;
 }
