@@ -559,7 +559,10 @@ static void judge_gaps(struct ca_audit *audit)
 	}
 }
 
-/* Windows a tick could explain, in a trace without tick events. */
+/*
+ * Windows a tick could explain, in a trace without tick events, or one that
+ * had set need-resched on a CPU in kernel code.
+ */
 static void judge_undecided(struct ca_audit *audit)
 {
 	const struct ca_summary *iso = &audit->pipeline->isolation.undecided_summary;
@@ -580,10 +583,17 @@ static void judge_undecided(struct ca_audit *audit)
 				    "explain each (record ipi:ipi_send_cpu and ipi:ipi_send_cpumask)",
 				    (unsigned long long)iso->count, S(iso->count),
 				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
-	else
+	else if (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick)
 		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick "
 				    "events in the trace, and a tick could explain each (record "
 				    "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)",
+				    (unsigned long long)iso->count, S(iso->count),
+				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+	else
+		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: the "
+				    "leaving CPU's tick may have set need-resched (no IPI due) in "
+				    "kernel code not preempted; a lost kick looks the same in these "
+				    "events",
 				    (unsigned long long)iso->count, S(iso->count),
 				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
 	ca_reason_measure(reason, "causes", (double)(iso->count + rules), "windows");

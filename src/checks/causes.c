@@ -132,7 +132,11 @@ static bool is_stall(const struct ca_causes *causes, uint64_t silence)
  * A tick refutes a pending request (the CPU returned from an interrupt and
  * did not act on it) unless it is the overdue tick that a stopped vCPU
  * takes as it resumes: that one came in the middle of the work the stop
- * interrupted.
+ * interrupted.  Once the trace shows the tick's own timer, another timer's
+ * interrupt refutes nothing: it may have come during the softirq work that
+ * follows a tick (load balancing: hundreds of us under an emulator), which
+ * a kernel without preemption of kernel code does not leave for a pending
+ * reschedule, and returned into it.
  */
 static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const struct ca_event *ev)
 {
@@ -141,6 +145,9 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 		if (c->last_tick_timer)
 			count_tick_interval(causes, &causes->tick_timers, ev->ts - c->last_tick_timer);
 		c->last_tick_timer = ev->ts;
+		causes->has_tick_timers = true;
+	} else if (causes->has_tick_timers) {
+		return;
 	}
 	if (c->last_tick && ev->ts - c->last_tick <= TICK_MERGE_NS)
 		return;
@@ -321,6 +328,14 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 	/* Its tick may have set need-resched, unseen (a trace can define them, yet hold none). */
 	if ((causes->lacks_tick_events || !causes->has_seen_tick) &&
 	    length <= CA_TICK_WINDOW_MAX_NS)
+		return CA_CAUSE_UNKNOWN;
+	/*
+	 * Its tick before the pick may have set need-resched (so no IPI was
+	 * due) while it ran kernel code, which a kernel without preemption of
+	 * kernel code leaves only at a cond_resched() or the return to user
+	 * space, past further ticks: a lost kick looks the same in these events.
+	 */
+	if (leaving->has_tick && length <= CA_TICK_WINDOW_MAX_NS)
 		return CA_CAUSE_UNKNOWN;
 	return CA_CAUSE_UNEXPLAINED;
 }

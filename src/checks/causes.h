@@ -96,6 +96,7 @@ struct ca_causes {
 	uint64_t period_ns;	/* 0 until enough intervals were seen */
 	bool lacks_tick_events;	/* the trace has none: a tick may explain what it shows not */
 	bool has_seen_tick;	/* any CPU's: until then (or ever), ticks are not told */
+	bool has_tick_timers;	/* the tick's own hrtimer seen: only it counts as a tick */
 };
 
 /** ca_causes_init() - an empty tracker; @has_tick_events: the trace defines them */

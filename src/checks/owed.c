@@ -250,6 +250,30 @@ static void note_told(struct ca_owed *s, const struct ca_state *state, const str
 		c->first_kick_ns = ev->ts;
 }
 
+/*
+ * A switch to a task of another cookie than a sibling runs: the selection
+ * behind it told that sibling to reschedule, with an IPI unless need-resched
+ * was already set (then the trace shows none, and a stalled vCPU may take
+ * milliseconds to act on it).
+ */
+static void note_told_by_switch(struct ca_owed *s, const struct ca_state *state,
+				const struct ca_event *ev, int core)
+{
+	const struct ca_task *next = ca_state_cpu_task(state, ev->cpu), *task;
+	uint64_t cookie, other;
+
+	if (!next || !ca_state_kernel_cookie(state, next, &cookie))
+		return;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int cpu = state->topo.siblings[core][i];
+
+		task = ca_state_cpu_task(state, cpu);
+		if (cpu != ev->cpu && (size_t)cpu < s->cpu_count && task &&
+		    ca_state_kernel_cookie(state, task, &other) && other != cookie)
+			s->last_resched[cpu] = ev->ts;
+	}
+}
+
 static void st_event(struct ca_check *check, const struct ca_state *state,
 		     const struct ca_event *ev)
 {
@@ -258,6 +282,8 @@ static void st_event(struct ca_check *check, const struct ca_state *state,
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
 	note_told(s, state, ev);
+	if (ev->kind == CA_EV_SWITCH && core >= 0)
+		note_told_by_switch(s, state, ev, core);
 	if (s->suspects.count && ev->kind != CA_EV_LOST)
 		ca_suspects_release(&s->suspects, state, false, judge_suspect, s);
 	if (core < 0 || (size_t)core >= s->core_count)

@@ -90,7 +90,8 @@ struct ca_owed {
 	bool is_checked;		/* added to the state: the trace has reschedule IPIs */
 	uint64_t max_ns;
 	struct ca_history history;
-	uint64_t *last_resched;		/* [cpu_count]: the last reschedule IPI to each CPU */
+	uint64_t *last_resched;		/* [cpu_count]: when each CPU was last told to reschedule
+					 * (an IPI, or a sibling's switch to another cookie) */
 	size_t cpu_count;
 	struct ca_owed_core *cores;	/* [core_count] */
 	size_t core_count;

@@ -52,11 +52,17 @@ audit() {	# audit NAME [OPTIONS]: JSON in $tap_tmp/NAME.json, exit code in $code
 unexplained() { json_get "len([w for w in d['windows']['list'] if w['cause'] == 'unexplained'
 	and w['kind'] != 'unknown' and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
 
+# Windows of 200 us or more that neither a request nor the trace explains:
+# unexplained ones, and those of unknown cause (a tick before the pick that
+# may have set need-resched in kernel code; README, Known limits).
+unclear() { json_get "len([w for w in d['windows']['list'] if w['cause'] in ('unexplained',
+	'unknown') and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
+
 # The evidence of each unexplained window of 200 us or more (the text report's).
 show_unexplained() {	# NAME
-	[ "$(unexplained "$1")" = 0 ] && return
+	[ "$(unclear "$1")" = 0 ] && return
 	"$coreaudit" audit "$results/$1/trace.dat" 2> /dev/null |
-		sed -n '/^unexplained windows/,/^$/p' | head -40 | sed "s/^/# $1: /"
+		sed -n '/^unexplained windows/,/^$/p;/of unknown cause/p' | head -40 | sed "s/^/# $1: /"
 }
 
 # A correct kernel shows no unexplained window; under TCG about one recording
@@ -69,10 +75,10 @@ run_clean() {	# run_clean NAME VARIANT SMP GROUPS: run, then audit NAME
 	local count
 	run "$@"
 	audit "$1"
-	count=$(unexplained "$1")
+	count=$(unclear "$1")
 	[ "$count" = 0 ] && return
-	echo "# $1: $count unexplained window(s) of 200 us or more in this recording (evidence"
-	echo "# below); recorded once more, and held to the second recording"
+	echo "# $1: $count unexplained window(s) of 200 us or more, or of unknown cause, in this"
+	echo "# recording (evidence below); recorded once more, and held to the second recording"
 	show_unexplained "$1"
 	run "$@"
 	audit "$1"
@@ -395,6 +401,24 @@ else
 	fail "kernel that loses the kick: build"
 fi
 unset kernel
+
+# 10. A workload drawn from the matrix (tests/vm/matrix.py: 1-4 cookie groups
+# of 1-3 tasks at 20-100% duty, maybe an untagged group, maybe a SCHED_FIFO
+# task), by a seed printed here (COREAUDIT_VM_SEED to repeat one): on the
+# correct kernel no check fails, and each task the kernel charged more than
+# 100 ms of forced idle is within 15% of it (README, Accuracy: over 40 drawn
+# runs the median error is 1.1%, the largest 8%).
+seed=${COREAUDIT_VM_SEED:-$(( $(date +%s) % 100000 ))}
+drawn_groups=$(python3 "$here/matrix.py" "$seed")
+echo "# drawn: seed $seed, groups $drawn_groups"
+run_clean drawn probe smt2 "$drawn_groups"
+check "drawn (seed $seed): no check fails on the correct kernel (exit $code)" test "$code" != 1
+python3 "$compare" "$tap_tmp/drawn.json" "$results/drawn/tasks.txt" > "$tap_tmp/drawn.fi"
+while read -r pid group kernel ours error; do
+	[ "$kernel" -gt 100000000 ] || continue
+	check "drawn (seed $seed): task $pid ($group) forced idle $ours ns vs kernel $kernel ns ($error%)" \
+		python3 -c "import sys; sys.exit(abs(float('$error')) > 15)"
+done < "$tap_tmp/drawn.fi"
 
 # Shown, not held (COREAUDIT_VM_EXTRA=1): workloads whose forced idle the
 # trace cannot follow to 2% on this emulator (README, The real-kernel harness).
