@@ -4,13 +4,15 @@
  *
  * IPI, local wakeup, local tick, an early IPI to the sibling that had just
  * switched (a later pick sent it away instead), and only then unexplained.
- * A tick that had set need-resched makes the CPU leave before its next tick:
- * a window that outlived the leaving CPU's next tick had no pending request.
- * A window during which the leaving CPU ran for less than the grace, its
- * vCPU stopped by the host for the rest, is one the guest kernel could not
- * act on.  Without tick events, a window a tick could explain has an
- * unknown cause; one too long for any tick (CA_TICK_WINDOW_MAX_NS) is still
- * unexplained.
+ * A tick that had set need-resched makes a CPU in user space leave before its
+ * next tick; one that outlived it either ran kernel code with need-resched
+ * set (no IPI was due; a kernel without full preemption leaves such code
+ * only later) or lost its kick: unknown up to CA_TICK_WINDOW_MAX_NS.  A
+ * window during which the leaving CPU ran for less than the grace, its vCPU
+ * stopped by the host for the rest, is one the guest kernel could not act
+ * on.  Without tick events, a window a tick could explain has an unknown
+ * cause.  One too long for any tick, or with no tick before the pick, and no
+ * request, is unexplained.
  *
  * Before any cause: two tasks declared apart (tags, rules) that carry one
  * kernel cookie were never kept apart by the kernel, so no window between

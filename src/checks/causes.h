@@ -159,11 +159,12 @@ bool ca_causes_is_same_cookie(const struct ca_leaving *leaving, const struct ca_
 
 /**
  * ca_causes_classify() - the cause of a window of @length that @leaving had to
- *                        leave: IPI, local wakeup, its tick (refuted by its next
+ *                        leave: IPI, local wakeup, its tick (until its next
  *                        tick), an IPI to the arriving sibling within @grace_ns
  *                        of the opening (a later pick sent it away instead), a
- *                        stalled vCPU (it ran less than @grace_ns); without tick
- *                        events unknown up to CA_TICK_WINDOW_MAX_NS; else
+ *                        stalled vCPU (it ran less than @grace_ns); unknown up
+ *                        to CA_TICK_WINDOW_MAX_NS without tick events, or past
+ *                        the next tick of a tick before the pick; else
  *                        unexplained
  */
 enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,

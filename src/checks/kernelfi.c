@@ -39,6 +39,8 @@
 #include "state/state.h"
 #include "checks/kernelfi.h"
 
+_Static_assert(CA_MAX_SIBLINGS <= 8, "struct ca_kfi_cpu's kicked holds a bit per sibling slot");
+
 static uint64_t cookie_of(const struct ca_state *state, int pid)
 {
 	const struct ca_task *task;
@@ -122,7 +124,7 @@ static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cook
  * The core cookie: the cookie of the task the selecting CPU switches to; when
  * it goes idle, a sibling's winner: what it runs, else what it has queued;
  * with nothing on any sibling, its own queued task (a wakeup's selection,
- * which the woken task wins).
+ * which its queue wins; the oldest queued task stands for its best).
  */
 static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, int next)
 {
@@ -161,7 +163,7 @@ static bool is_left_idle(const struct ca_kernelfi *fi, int cpu, int i,
 	uint8_t kicked = selector && selector->has_pick_ts ? selector->kicked : 0;
 
 	return selector && kc->idle_state < 32 && (kc->kick_states >> kc->idle_state & 1) &&
-	       !kc->is_disturbed && !(kicked >> i & 1);
+	       !kc->is_disturbed && !kc->owes_pick && !(kicked >> i & 1);
 }
 
 /*
@@ -298,24 +300,37 @@ static void note_kick(struct ca_kernelfi *fi, const struct ca_state *state,
 static void note_pick(struct ca_kernelfi *fi, const struct ca_state *state,
 		      const struct ca_event *ev)
 {
-	int target = ev->kind == CA_EV_IPI ? ev->ipi.target_cpu :
-		     ev->kind == CA_EV_WAKEUP ? ev->wakeup.target_cpu : -1;
-
-	if (target >= 0 && (size_t)target < fi->cpu_count)
-		fi->kcpus[target].is_disturbed = true;
 	if (ev->kind == CA_EV_SWITCH || ev->kind == CA_EV_COOKIE)
 		return;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_from_schedule) {
 		note_kick(fi, state, ev);
 		return;
 	}
-	if (ev->kind == CA_EV_IDLE) {
-		fi->has_idle_events = true;
-		fi->kcpus[ev->cpu].idle_state = ev->idle.state;
-		fi->kcpus[ev->cpu].is_disturbed = false;
-	}
 	if (ev->kind != CA_EV_IPI)
 		fi->kcpus[ev->cpu].has_pick_ts = false;
+}
+
+/*
+ * Whether a kick to an idle CPU would show as an IPI now: entering an idle
+ * state (power:cpu_idle) clears what disturbed it; an IPI, a wakeup or a
+ * migration aimed at it, or any event of its own but an idle event (an
+ * interrupt it handles, which may set need-resched itself), disturbs it.
+ */
+static void note_idle_state(struct ca_kernelfi *fi, const struct ca_event *ev)
+{
+	int target = ev->kind == CA_EV_IPI ? ev->ipi.target_cpu :
+		     ev->kind == CA_EV_WAKEUP ? ev->wakeup.target_cpu :
+		     ev->kind == CA_EV_MIGRATE ? ev->migrate.dest_cpu : -1;
+
+	if (target >= 0 && (size_t)target < fi->cpu_count)
+		fi->kcpus[target].is_disturbed = true;
+	if (ev->kind != CA_EV_IDLE) {
+		fi->kcpus[ev->cpu].is_disturbed = true;
+		return;
+	}
+	fi->has_idle_events = true;
+	fi->kcpus[ev->cpu].idle_state = ev->idle.state;
+	fi->kcpus[ev->cpu].is_disturbed = false;
 }
 
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
@@ -439,6 +454,7 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 
 	if (ev->cpu >= 0 && (size_t)ev->cpu < fi->cpu_count) {
 		note_pick(fi, state, ev);
+		note_idle_state(fi, ev);
 		if (core >= 0)
 			on_owed_pick(fi, state, core, ev);
 	}

@@ -40,11 +40,17 @@ wait
 cp "$tap_tmp/out" "$tap_tmp/monitor.json"
 pid_a=$(sed -n 's/^task pid=\([0-9]*\) group=A .*/\1/p' "$tap_tmp/workload.out")
 pid_b=$(sed -n 's/^task pid=\([0-9]*\) group=B .*/\1/p' "$tap_tmp/workload.out")
-ab_ns=$(sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "sum(w['end_ns'] - w['start_ns']
-	for w in d['windows']['list'] if w['kind'] == 'violation'
-	and {t['pid'] for t in w['tasks']} == {${pid_a:-0}, ${pid_b:-0}})")
-check "A beside B live: violation windows total $ab_ns ns (over 500 ms)" \
+# Windows up to 15 ms whose leaving CPU ticked before and outlived its next
+# tick are of unknown cause (a tick may have set need-resched in kernel code),
+# the longer ones violations: A and B share the core for most of their 1.5 s.
+ab_ns() { sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "sum(w['end_ns'] - w['start_ns']
+	for w in d['windows']['list'] if w['kind'] in ($1)
+	and {t['pid'] for t in w['tasks']} == {${pid_a:-0}, ${pid_b:-0}})"; }
+ab_ns=$(ab_ns "'violation', 'unknown'") ab_violation_ns=$(ab_ns "'violation',")
+check "A beside B live: violation and unknown windows total $ab_ns ns (over 500 ms)" \
 	test "${ab_ns:-0}" -gt 500000000
+check "A beside B live: violation windows total $ab_violation_ns ns (over 100 ms)" \
+	test "${ab_violation_ns:-0}" -gt 100000000
 check "violations were printed as they happened" grep -q "^violation at" "$tap_tmp/monitor.json"
 # Live, the callsites of reschedule IPIs resolve as in a file (the monitor
 # loads __schedule and the tick handlers from /proc/kallsyms).

@@ -23,14 +23,18 @@ def summary(label, rows):
 def main():
     min_ns = float(sys.argv[2] if len(sys.argv) > 2 else 100) * 1e6
     rows = []
-    for line in open(sys.argv[1]):
+    try:
+        lines = open(sys.argv[1]).readlines()
+    except OSError as e:
+        sys.exit(f"accuracy.py: {e.filename}: {e.strerror} (no run compared)")
+    for line in lines:
         seed, pid, group, kernel, ours, error = line.split()
         rows.append((int(seed), int(pid), group, int(kernel), float(error)))
     judged = [r for r in rows if r[3] > min_ns]
     print(f"{len({r[0] for r in rows})} runs, {len(rows)} tasks, "
           f"{len(judged)} with more than {min_ns / 1e6:g} ms of forced idle")
     print(summary("all", judged))
-    print(summary("tagged", [r for r in judged if r[2] not in "UR"]))
+    print(summary("tagged", [r for r in judged if r[2] not in ("U", "R")]))
     print(summary("untagged", [r for r in judged if r[2] == "U"]))
     print(summary("fifo", [r for r in judged if r[2] == "R"]))
     for r in sorted(judged, key=lambda r: -abs(r[4]))[:8]:

@@ -53,12 +53,15 @@ unexplained() { json_get "len([w for w in d['windows']['list'] if w['cause'] == 
 	and w['kind'] != 'unknown' and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
 
 # Windows of 200 us or more that neither a request nor the trace explains:
-# unexplained ones, and those of unknown cause (a tick before the pick that
-# may have set need-resched in kernel code; README, Known limits).
-unclear() { json_get "len([w for w in d['windows']['list'] if w['cause'] in ('unexplained',
-	'unknown') and w['end_ns'] - w['start_ns'] >= 200000])" < "$tap_tmp/$1.json"; }
+# unexplained ones, and those of unknown cause that made the verdict
+# inconclusive (a tick before the pick that may have set need-resched in
+# kernel code; README, Known limits).
+unclear() { json_get "len([w for w in d['windows']['list'] if w['cause'] == 'unexplained'
+	and w['kind'] != 'unknown' and w['end_ns'] - w['start_ns'] >= 200000])
+	+ d['windows']['undecided']['count']" < "$tap_tmp/$1.json"; }
 
-# The evidence of each unexplained window of 200 us or more (the text report's).
+# The evidence of each unexplained window of 200 us or more (the text report's),
+# and the reason given for windows of unknown cause.
 show_unexplained() {	# NAME
 	[ "$(unclear "$1")" = 0 ] && return
 	"$coreaudit" audit "$results/$1/trace.dat" 2> /dev/null |
@@ -407,13 +410,15 @@ unset kernel
 # task), by a seed printed here (COREAUDIT_VM_SEED to repeat one): on the
 # correct kernel no check fails, and each task the kernel charged more than
 # 100 ms of forced idle is within 15% of it (README, Accuracy: over 40 drawn
-# runs the median error is 1.1%, the largest 8%).
+# runs the median error is 1.2%, the largest 8%).
 seed=${COREAUDIT_VM_SEED:-$(( $(date +%s) % 100000 ))}
 drawn_groups=$(python3 "$here/matrix.py" "$seed")
 echo "# drawn: seed $seed, groups $drawn_groups"
 run_clean drawn probe smt2 "$drawn_groups"
-check "drawn (seed $seed): no check fails on the correct kernel (exit $code)" test "$code" != 1
+check "drawn (seed $seed): no check fails on the correct kernel (exit $code)" \
+	test "$code" = 0 -o "$code" = 4
 python3 "$compare" "$tap_tmp/drawn.json" "$results/drawn/tasks.txt" > "$tap_tmp/drawn.fi"
+[ -s "$tap_tmp/drawn.fi" ] || fail "drawn (seed $seed): no task figures"
 while read -r pid group kernel ours error; do
 	[ "$kernel" -gt 100000000 ] || continue
 	check "drawn (seed $seed): task $pid ($group) forced idle $ours ns vs kernel $kernel ns ($error%)" \
