@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "result.h"
+
 #include "audit.h"
 
 struct ca_report_options {
@@ -27,11 +29,39 @@ void ca_report_json(FILE *out, const struct ca_audit *audit,
 		    const struct ca_report_options *opts);
 
 /**
+ * ca_report_json_unread() - what an audit that could not run (@result
+ *                           CA_RESULT_BAD_INPUT or _BAD_OPTIONS) says, as a JSON
+ *                           object: the file, the result and @audit->error
+ */
+void ca_report_json_unread(FILE *out, const struct ca_audit *audit, enum ca_result result);
+
+/**
  * ca_report_lttng() - the findings as LTTng-UST events (built --with-lttng-ust;
  *                     else it does nothing).  @out is unused.
  */
 void ca_report_lttng(FILE *out, const struct ca_audit *audit,
 		     const struct ca_report_options *opts);
+
+/* JUnit XML of one or more audits (a testsuite each, a testcase per check). */
+struct ca_junit;
+
+/** ca_junit_open() - start a JUnit report to be written to @path at ca_junit_close() */
+struct ca_junit *ca_junit_open(const char *path);
+
+/**
+ * ca_junit_add() - add @audit's testsuite: its checks if @result is a verdict, else one
+ *                  testcase in error (the file could not be read: @audit->error)
+ * @seconds: how long the audit took
+ * Return: 0, or -ENOMEM.
+ */
+int ca_junit_add(struct ca_junit *junit, const struct ca_audit *audit, enum ca_result result,
+		 double seconds, const struct ca_report_options *opts);
+
+/**
+ * ca_junit_close() - write the file and free @junit (NULL: nothing)
+ * Return: 0, or -EIO when the file could not be written.
+ */
+int ca_junit_close(struct ca_junit *junit);
 
 /** ca_report_find() - Return: the report called @name ("text", "json"), or NULL. */
 const struct ca_report *ca_report_find(const char *name);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
@@ -57,7 +58,14 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
 	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
-	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object"),
+	CA_OPTION('i', "input", CA_OPT_FILE_EACH, "FILE",
+	  "a trace to audit, as trace-cmd's -i (give it once\nper file; files may also follow "
+	  "the options;\nnone: trace.dat; -: report text on stdin)"),
+	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object (an array\n"
+	  "of them for several traces)"),
+	CA_OPTION(CA_LONG_ONLY('u'), "junit", CA_OPT_TEXT, "FILE",
+	  "also write the verdicts as JUnit XML for CI: a\ntestsuite per trace, a testcase per "
+	  "check, the\nworst findings in each failure"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
 	  MAX_TOP),
@@ -73,17 +81,23 @@ static const struct ca_option options[] = {
 
 static const struct ca_cli_mode mode = {
 	.name = "audit",
-	.synopsis = "[OPTIONS] FILE",
+	.synopsis = "[OPTIONS] [FILE...]",
 	.description =
 		"Audit a scheduler trace (trace-cmd trace.dat, or `trace-cmd report` text):\n"
-		"did tasks of different cookies share a core, and what did forced idle cost?\n",
+		"did tasks of different cookies share a core, and what did forced idle cost?\n"
+		"Several traces are audited one after the other with the same options, each\n"
+		"reported, then summed up; the exit status is the worst of theirs.\n",
 	.epilogue =
 		"DUR takes a unit: ns, us, ms or s (\"500us\", \"2ms\"), from 1ns (zero is\n"
 		"refused).  "
 		"Each option is given at most once.\n"
-		"exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive\n\n"
+		"exit status: 0 pass, 1 fail, 2 usage error, 3 bad input, 4 inconclusive;\n"
+		"of several traces the worst: 1, then 3, 2, 4, 0\n\n"
 		"examples:\n"
 		"  coreaudit audit --topology \"0,1 2,3\" trace.dat\n"
+		"  coreaudit audit -t 0,1    (trace.dat in this directory)\n"
+		"  trace-cmd report | coreaudit audit -t 0,1 -\n"
+		"  coreaudit audit -t 0,1 --junit report.xml runs/*.dat\n"
 		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
 		"  coreaudit audit --max-reselect-ticks 4 --max-inversion 500us trace.dat\n"
@@ -105,6 +119,9 @@ struct parsed {
 	struct ca_audit_options *opts;
 	struct ca_report_options *report;
 	bool is_json;
+	const char *junit_path;
+	const char **files;	/* -i FILE and the operands, in order */
+	int file_count;
 };
 
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
@@ -119,6 +136,10 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->opts->threads = (int)value->count;
 	else if (id == 'j')
 		parsed->is_json = true;
+	else if (id == 'i')
+		parsed->files[parsed->file_count++] = value->text;
+	else if (id == CA_LONG_ONLY('u'))
+		parsed->junit_path = value->text;
 	return 0;
 }
 
@@ -130,6 +151,19 @@ static int usable_cpus(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
+/* --junit's file can be written (checked before the audits, which may take long). */
+static int check_output(const char *path)
+{
+	FILE *file = fopen(path, "w");
+
+	if (!file) {
+		ca_cli_error("audit: --junit %s: cannot write it: %s", path, strerror(errno));
+		return -1;
+	}
+	fclose(file);
+	return 0;
+}
+
 /* Return: 0, 1 after --help, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct parsed *parsed)
 {
@@ -137,19 +171,19 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 
 	if (first < 0)
 		return first == -1 ? 1 : -1;
-	if (first != argc - 1) {
-		ca_cli_error("audit: %s; see coreaudit audit --help", first == argc ?
-			     "no trace file given" : "more than one trace file given");
+	for (int i = first; i < argc; i++)
+		parsed->files[parsed->file_count++] = argv[i];
+	if (!parsed->file_count)
+		parsed->files[parsed->file_count++] = "trace.dat";	/* as trace-cmd report */
+	if (parsed->junit_path && check_output(parsed->junit_path))
 		return -1;
-	}
-	parsed->opts->path = argv[first];
 	return 0;
 }
 
 /*
  * The audit, with a fault inside the trace-reading libraries taken as corrupt
  * input (guard.c).  After such a fault their state is undefined: @audit is
- * left as it is (not freed: the process exits) and only the error is set.
+ * left as it is (not freed) and only the error is set.
  */
 static enum ca_result run_guarded(struct ca_audit *audit, const struct ca_audit_options *opts)
 {
@@ -171,39 +205,155 @@ static enum ca_result run_guarded(struct ca_audit *audit, const struct ca_audit_
 	return result;
 }
 
+/* Of several traces' results, the one the exit status says: a failure first. */
+static int severity(enum ca_result result)
+{
+	static const int rank[] = {
+		[CA_RESULT_PASS] = 0, [CA_RESULT_INCONCLUSIVE] = 1, [CA_RESULT_BAD_OPTIONS] = 2,
+		[CA_RESULT_BAD_INPUT] = 3, [CA_RESULT_FAIL] = 4,
+	};
+
+	return rank[result];
+}
+
+struct outputs {
+	const struct parsed *parsed;
+	struct ca_junit *junit;
+	enum ca_result *results;	/* per file */
+	char **errors;			/* per file, of those not read */
+};
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* JSON: the audit's object; of several traces an array of them, a trace not read included. */
+static void write_json(const struct ca_audit *audit, enum ca_result result, int index,
+		       const struct parsed *parsed)
+{
+	bool is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
+
+	if (parsed->file_count == 1) {
+		if (!is_bad)
+			ca_report_json(stdout, audit, parsed->report);
+		return;
+	}
+	fputs(index ? ",\n" : "[\n", stdout);
+	if (is_bad)
+		ca_report_json_unread(stdout, audit, result);
+	else
+		ca_report_json(stdout, audit, parsed->report);
+	if (index == parsed->file_count - 1)
+		fputs("]\n", stdout);
+}
+
+/* Audit the @index-th file and report it; Return: its result. */
+static enum ca_result audit_one(struct outputs *out, int index)
+{
+	const struct parsed *parsed = out->parsed;
+	struct ca_audit *audit = calloc(1, sizeof(*audit));
+	enum ca_result result;
+	struct timespec start;
+	bool is_bad;
+
+	if (!audit) {
+		ca_cli_error("audit: out of memory");
+		return CA_RESULT_BAD_INPUT;
+	}
+	parsed->opts->path = parsed->files[index];
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	result = run_guarded(audit, parsed->opts);
+	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
+	if (is_bad) {
+		ca_cli_error("%s", audit->error);
+		out->errors[index] = strdup(audit->error);
+	}
+	if (parsed->file_count > 1 && !parsed->is_json)
+		printf("%s==> %s <==\n", index ? "\n" : "", parsed->files[index]);
+	if (parsed->is_json)
+		write_json(audit, result, index, parsed);
+	else if (!is_bad)
+		ca_report_text(stdout, audit, parsed->report);
+	if (out->junit && ca_junit_add(out->junit, audit, result, seconds_since(&start),
+				       parsed->report))
+		ca_cli_error("audit: --junit %s: out of memory", parsed->junit_path);
+	if (!is_bad)
+		ca_report_lttng(NULL, audit, parsed->report);
+	if (!audit->is_abandoned) {
+		ca_audit_free(audit);
+		free(audit);
+	}
+	return result;
+}
+
+/* Several traces: each one's result, then the exit status of them all. */
+static void write_summary(const struct outputs *out, enum ca_result worst)
+{
+	const struct parsed *parsed = out->parsed;
+
+	printf("\nsummary: %d traces, exit %d (%s)\n  %-14s %s\n", parsed->file_count,
+	       ca_exit_for(worst), ca_result_name(worst), "result", "trace");
+	for (int i = 0; i < parsed->file_count; i++)
+		printf("  %-14s %s\n", ca_result_name(out->results[i]),
+		       out->errors[i] ? out->errors[i] : parsed->files[i]);
+}
+
+static enum ca_result audit_all(struct outputs *out)
+{
+	const struct parsed *parsed = out->parsed;
+	enum ca_result worst = CA_RESULT_PASS;
+
+	for (int i = 0; i < parsed->file_count; i++) {
+		out->results[i] = audit_one(out, i);
+		if (severity(out->results[i]) > severity(worst))
+			worst = out->results[i];
+	}
+	if (parsed->file_count > 1 && !parsed->is_json)
+		write_summary(out, worst);
+	if (out->junit && ca_junit_close(out->junit)) {
+		ca_cli_error("audit: --junit %s: could not be written", parsed->junit_path);
+		worst = severity(worst) > severity(CA_RESULT_BAD_INPUT) ? worst : CA_RESULT_BAD_INPUT;
+	}
+	return worst;
+}
+
 int ca_cmd_audit(int argc, char **argv)
 {
 	struct ca_audit_options opts;
 	struct ca_report_options report = { .top = DEFAULT_TOP };
 	struct parsed parsed = { .opts = &opts, .report = &report };
-	struct ca_audit *audit;
-	enum ca_result result;
-	bool is_bad;
+	struct outputs out = { .parsed = &parsed };
+	enum ca_result worst = CA_RESULT_BAD_INPUT;
 	int ret;
 
 	ca_audit_options_default(&opts);
 	opts.threads = usable_cpus();
-	ret = parse_args(argc, argv, &parsed);
-	audit = ret ? NULL : calloc(1, sizeof(*audit));
-	if (!audit) {
-		ca_topology_free(&opts.topology);
-		if (ret)
-			return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	parsed.files = calloc((size_t)argc + 1, sizeof(*parsed.files));
+	if (!parsed.files) {
 		ca_cli_error("audit: out of memory");
 		return CA_EXIT_INPUT;
 	}
-	result = run_guarded(audit, &opts);
-	ca_topology_free(&opts.topology);
-	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
-	if (is_bad)
-		ca_cli_error("%s", audit->error);
-	else
-		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, audit, &report);
-	if (!is_bad)
-		ca_report_lttng(NULL, audit, &report);
-	if (!audit->is_abandoned) {
-		ca_audit_free(audit);
-		free(audit);
+	ret = parse_args(argc, argv, &parsed);
+	if (!ret) {
+		out.results = calloc((size_t)parsed.file_count, sizeof(*out.results));
+		out.errors = calloc((size_t)parsed.file_count, sizeof(*out.errors));
+		out.junit = parsed.junit_path ? ca_junit_open(parsed.junit_path) : NULL;
+		if (out.results && out.errors && (out.junit || !parsed.junit_path))
+			worst = audit_all(&out);
+		else
+			ca_cli_error("audit: out of memory");
 	}
-	return ca_exit_for(result);
+	for (int i = 0; out.errors && i < parsed.file_count; i++)
+		free(out.errors[i]);
+	free(out.errors);
+	free(out.results);
+	free(parsed.files);
+	ca_topology_free(&opts.topology);
+	if (ret)
+		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
+	return ca_exit_for(worst);
 }

@@ -37,8 +37,9 @@ static void usage(FILE *out)
 		"Verify Linux core scheduling from scheduler traces.\n\ncommands:\n");
 	for (size_t i = 0; i < COMMAND_COUNT; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n  coreaudit COMMAND --help   options of one command\n"
-		"  coreaudit --version\n\n"
+	fprintf(out, "\n  coreaudit COMMAND --help   options of one command (or: coreaudit help "
+		"COMMAND)\n  coreaudit -V, --version    the version\n  coreaudit -h, --help       "
+		"this text\n\n"
 		"exit status: 0 all checks held, 1 a check failed, 2 usage error,\n"
 		"             3 bad or unreadable input, 4 inconclusive\n\n"
 		"example:\n  coreaudit audit --topology \"0,1 2,3\" trace.dat\n");

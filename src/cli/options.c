@@ -109,6 +109,7 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 	case CA_OPT_FLAG:
 		return 0;
 	case CA_OPT_TEXT:
+	case CA_OPT_FILE_EACH:
 		return *text ? 0 : bad_value(opt, text, "a non-empty value");
 	case CA_OPT_CHOICE:
 		return parse_choice(opt, text, &value->choice);
@@ -153,7 +154,7 @@ static int take_option(const struct ca_cli_mode *mode, int id, const char **give
 	const struct ca_option *opt = &mode->options[index];
 	struct ca_opt_value value;
 
-	if (has_value(opt) && given[index]) {
+	if (has_value(opt) && given[index] && opt->kind != CA_OPT_FILE_EACH) {
 		ca_cli_error("--%s \"%s\": given twice (first \"%s\"); give it once", opt->name,
 			     optarg, given[index]);
 		return -2;

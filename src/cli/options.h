@@ -18,6 +18,7 @@
 enum ca_opt_kind {
 	CA_OPT_FLAG,		/* no value */
 	CA_OPT_TEXT,		/* a file name or command: any non-empty text */
+	CA_OPT_FILE_EACH,	/* a file name, the option given once per file (-i A -i B) */
 	CA_OPT_CHOICE,		/* one word of .choices ("records|pages") */
 	CA_OPT_DURATION,	/* ca_parse_duration(): 1ns and up, with a unit */
 	CA_OPT_PERCENT,		/* ca_parse_percent(): 0 to 100 */

@@ -507,6 +507,27 @@ static json *rules(const struct ca_audit *audit)
 	return obj;
 }
 
+static void print(FILE *out, json *root)
+{
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
+	json_object_put(root);
+}
+
+void ca_report_json_unread(FILE *out, const struct ca_audit *audit, enum ca_result result)
+{
+	json *root = json_object_new_object(), *file = json_object_new_object();
+
+	put(root, "version", json_object_new_int(SCHEMA_VERSION));
+	put(file, "file", str(audit->opts.path));
+	put(root, "trace", file);
+	put(root, "result", str(ca_result_name(result)));
+	put(root, "error", str(audit->error));
+	print(out, root);
+}
+
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
 	json *root = json_object_new_object();
@@ -524,9 +545,5 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "accounting", accounting(&audit->pipeline->accounting));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_SPACED |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
-	fputc('\n', out);
-	json_object_put(root);
+	print(out, root);
 }

@@ -10,6 +10,7 @@
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
 #include "report/common.h"
+#include "report/sections.h"
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
 
@@ -215,6 +216,36 @@ static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
 	fputc('\n', out);
 }
 
+/* The evidence kept for window @w (both CPUs' events around it), if any. */
+static void write_evidence(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
+{
+	for (int l = 0; w->evidence >= 0 &&
+			l < audit->pipeline->isolation.evidence[w->evidence].count; l++)
+		write_evidence_line(out, &audit->pipeline->isolation.evidence[w->evidence].lines[l]);
+}
+
+void ca_text_violations(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_window **sorted = ca_report_sorted_windows(audit);
+	int shown = 0;
+
+	for (size_t i = 0; sorted && i < audit->pipeline->isolation.list_count && shown < top; i++) {
+		const struct ca_window *w = sorted[i];
+		char length[32], a[96], b[96];
+
+		if (w->kind != CA_WINDOW_VIOLATION)
+			continue;
+		shown++;
+		format_task(audit, &w->tasks[0], a, sizeof(a));
+		format_task(audit, &w->tasks[1], b, sizeof(b));
+		fprintf(out, "%.9f %s on core %d (cpus %d,%d, cause %s): %s | %s\n", w->start / 1e9,
+			D(w->end - w->start, length), w->core, w->cpus[0], w->cpus[1],
+			ca_window_cause_name(w->cause), a, b);
+		write_evidence(out, audit, w);
+	}
+	free(sorted);
+}
+
 /* The unexplained windows, longest first, each with the events around it. */
 static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 {
@@ -232,14 +263,12 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 				"that had to leave\n");
 		fprintf(out, "  %.9f %s on core %d, cpu%d had to leave\n", w->start / 1e9,
 			D(w->end - w->start, length), w->core, w->leaving_cpu);
-		for (int l = 0; w->evidence >= 0 &&
-				l < audit->pipeline->isolation.evidence[w->evidence].count; l++)
-			write_evidence_line(out, &audit->pipeline->isolation.evidence[w->evidence].lines[l]);
+		write_evidence(out, audit, w);
 	}
 	free(sorted);
 }
 
-static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
+void ca_text_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
 	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
@@ -273,7 +302,7 @@ static void write_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 }
 
 /* Stretches of a CPU idle beside work owed it (checks/owed.h), longest first, when found. */
-static void write_owed(FILE *out, const struct ca_audit *audit, const struct ca_owed *owed,
+void ca_text_owed(FILE *out, const struct ca_audit *audit, const struct ca_owed *owed,
 		       const char *title, int top)
 {
 	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
@@ -301,7 +330,7 @@ static void write_owed(FILE *out, const struct ca_audit *audit, const struct ca_
 }
 
 /* The kernel's forced idle per task against the trace's, the largest differences first. */
-static void write_accounting(FILE *out, const struct ca_audit *audit, int top)
+void ca_text_accounting(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_accounting *acc = &audit->pipeline->accounting;
 	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
@@ -325,7 +354,7 @@ static void write_accounting(FILE *out, const struct ca_audit *audit, int top)
 }
 
 /* Forced-idle stretches past the reselection owed, longest first (shown only when found). */
-static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
+void ca_text_reselect(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_reselect *rs = &audit->pipeline->reselect;
 	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
@@ -352,7 +381,7 @@ static void write_reselect(FILE *out, const struct ca_audit *audit, int top)
 	}
 }
 
-static void write_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top)
+void ca_text_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top)
 {
 	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
 	const struct ca_policy_result *res = &audit->pipeline->policy.results[r];
@@ -391,7 +420,7 @@ static void write_rules(FILE *out, const struct ca_audit *audit, int top)
 		return;
 	fprintf(out, "\nrules %s\n", audit->pipeline->rules.path);
 	for (int r = 0; r < audit->pipeline->rules.relation_count; r++)
-		write_rule_relation(out, audit, r, top);
+		ca_text_rule_relation(out, audit, r, top);
 }
 
 void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
@@ -403,11 +432,11 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_cause_stats(out, audit);
 	write_windows(out, audit, opts->top);
 	write_unexplained(out, audit, opts->top);
-	write_forced_idle(out, audit, opts->top);
-	write_reselect(out, audit, opts->top);
-	write_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);
-	write_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
-	write_accounting(out, audit, opts->top);
+	ca_text_forced_idle(out, audit, opts->top);
+	ca_text_reselect(out, audit, opts->top);
+	ca_text_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);
+	ca_text_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
+	ca_text_accounting(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 }
 

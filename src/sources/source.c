@@ -23,13 +23,74 @@ static enum file_kind sniff(FILE *file)
 	return memchr(head, '\0', len) ? KIND_BINARY : KIND_TEXT;
 }
 
+static int refuse(struct ca_source *source, enum file_kind kind)
+{
+	if (kind == KIND_EMPTY)
+		snprintf(source->error, sizeof(source->error), "%s: empty file", source->path);
+	else
+		snprintf(source->error, sizeof(source->error),
+			 "%s: unrecognised format: neither a trace-cmd trace.dat file nor "
+			 "trace-cmd report text", source->path);
+	return -EINVAL;
+}
+
+/* A copy of all of stdin (the text reader reads its file twice), or NULL with errno. */
+static FILE *spool_stdin(void)
+{
+	FILE *spool = tmpfile();
+	char buf[65536];
+	size_t len;
+
+	while (spool && (len = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		if (fwrite(buf, 1, len, spool) != len) {
+			fclose(spool);
+			return NULL;
+		}
+	if (spool && ferror(stdin)) {
+		fclose(spool);
+		errno = EIO;
+		return NULL;
+	}
+	return spool;
+}
+
+/* "-": `trace-cmd report` text on stdin; a trace.dat is read from its file. */
+static int open_stdin(struct ca_source *source)
+{
+	FILE *spool = spool_stdin();
+	enum file_kind kind;
+
+	source->path = "stdin";
+	if (!spool) {
+		int err = errno;
+
+		snprintf(source->error, sizeof(source->error), "stdin: %s", strerror(err));
+		return -err;
+	}
+	rewind(spool);
+	kind = sniff(spool);
+	if (kind == KIND_TEXT) {
+		rewind(spool);
+		return ca_text_open_file(source, source->path, spool);
+	}
+	fclose(spool);
+	if (kind != KIND_TRACEDAT)
+		return refuse(source, kind);
+	snprintf(source->error, sizeof(source->error), "stdin: a trace.dat is read from its "
+		 "file (libtracecmd seeks in it): give its name instead of -");
+	return -EINVAL;
+}
+
 int ca_source_open(struct ca_source *source, const char *path)
 {
-	FILE *file = fopen(path, "rb");
+	FILE *file;
 	enum file_kind kind;
 
 	memset(source, 0, sizeof(*source));
 	source->path = path;
+	if (!strcmp(path, "-"))
+		return open_stdin(source);
+	file = fopen(path, "rb");
 	if (!file) {
 		int err = errno;
 
@@ -44,15 +105,10 @@ int ca_source_open(struct ca_source *source, const char *path)
 	case KIND_TEXT:
 		return ca_text_open(source, path);
 	case KIND_EMPTY:
-		snprintf(source->error, sizeof(source->error), "%s: empty file", path);
-		return -EINVAL;
 	case KIND_BINARY:
 		break;
 	}
-	snprintf(source->error, sizeof(source->error),
-		 "%s: unrecognised format: neither a trace-cmd trace.dat file nor "
-		 "trace-cmd report text", path);
-	return -EINVAL;
+	return refuse(source, kind);
 }
 
 int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx)

@@ -7,6 +7,9 @@ example="$top_srcdir/examples/tenants-shared-core.dat"
 
 expect_exit 0 "--help" "$coreaudit" --help
 check "--help lists audit" grep -q '^  audit ' "$tap_tmp/out"
+check "--help lists -V" grep -q '^  coreaudit -V, --version ' "$tap_tmp/out"
+expect_exit 0 "help audit" "$coreaudit" help audit
+check "... is audit's --help" grep -q '^usage: coreaudit audit ' "$tap_tmp/out"
 expect_exit 0 "audit --help" "$coreaudit" audit --help
 expect_exit 2 "no command" "$coreaudit"
 expect_exit 2 "unknown command" "$coreaudit" frobnicate
@@ -102,7 +105,6 @@ expect_message "missing value" "audit: missing value for '--grace'; see coreaudi
 expect_exit 1 "--max-forced-idle 12.5% is a percentage" \
 	"$coreaudit" audit --tags markers --max-forced-idle 12.5% "$example"
 expect_exit 2 "bad --topology" "$coreaudit" audit --topology 0,0 "$example"
-expect_exit 2 "no trace file" "$coreaudit" audit -t 0,1
 expect_exit 3 "missing file" "$coreaudit" audit -t 0,1 /nonexistent.dat
 check "missing file named" grep -q "/nonexistent.dat: No such file or directory" "$tap_tmp/err"
 
