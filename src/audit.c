@@ -192,6 +192,10 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 			   audit->opts.max_accounting_pct);
 	if (!ret)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->accounting.base);
+	audit->pipeline->has_timeline = audit->opts.keep_timeline;
+	ca_timeline_init(&audit->pipeline->timeline);
+	if (!ret && audit->opts.keep_timeline)
+		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->timeline.base);
 	if (!ret && audit->pipeline->has_rules)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
@@ -878,6 +882,7 @@ void ca_audit_free(struct ca_audit *audit)
 		ca_policy_free(&pipeline->policy);
 	ca_rules_free(&pipeline->rules);
 	ca_isolation_free(&pipeline->isolation);
+	ca_timeline_free(&pipeline->timeline);
 	ca_forcedidle_free(&pipeline->forcedidle);
 	ca_reselect_free(&pipeline->reselect);
 	ca_owed_free(&pipeline->inversion);

@@ -16,6 +16,7 @@
 #include "checks/isolation.h"
 #include "checks/policy.h"
 #include "checks/reselect.h"
+#include "checks/timeline.h"
 #include "coreaudit/audit.h"
 #include "rules/rules.h"
 #include "state/state.h"
@@ -28,6 +29,8 @@ struct ca_audit_pipeline {
 	struct ca_owed inversion;	/* checks/inversion.h */
 	struct ca_owed unjust;		/* checks/unjust.h */
 	struct ca_accounting accounting;	/* checks/accounting.h */
+	bool has_timeline;	/* opts.keep_timeline */
+	struct ca_timeline timeline;	/* checks/timeline.h */
 	bool has_rules;		/* opts.rules_path was given and parsed */
 	struct ca_rules rules;
 	struct ca_policy policy;	/* with has_rules */

@@ -53,6 +53,8 @@ struct ca_audit_options {
 	bool has_max_unjust;		/* likewise */
 	bool has_max_accounting;	/* likewise */
 	bool use_record_reader;		/* trace.dat: libtracecmd records, the reference */
+	bool keep_timeline;		/* keep what every CPU did, for pictures (its memory
+					 * grows with the trace) */
 	int threads;			/* 2 or more: a file is read on one thread while
 					 * its events are checked on another (1: one) */
 };

@@ -42,6 +42,30 @@ void ca_report_json_unread(FILE *out, const struct ca_audit *audit, enum ca_resu
 void ca_report_lttng(FILE *out, const struct ca_audit *audit,
 		     const struct ca_report_options *opts);
 
+/**
+ * ca_report_perfetto() - the trace and the findings as Chrome trace-event JSON (what
+ *                        ui.perfetto.dev opens) to @path; @audit was run with
+ *                        opts.keep_timeline
+ * Return: 0, -EINVAL without a timeline, or a negative errno of the file.
+ */
+int ca_report_perfetto(const char *path, const struct ca_audit *audit);
+
+/**
+ * ca_report_html() - one self-contained page to look at @audit (run with
+ *                    opts.keep_timeline): a timeline per core, the windows, their
+ *                    evidence on click, the histograms; to @path
+ * Return: 0, -EINVAL without a timeline, or a negative errno of the file.
+ */
+int ca_report_html(const char *path, const struct ca_audit *audit);
+
+/**
+ * ca_report_histograms() - windows.svg (co-run window length by cause) and
+ *                          forced-idle.svg (forced-idle stretch length; from the
+ *                          timeline) into the directory @dir
+ * Return: 0, or -EIO when a file could not be written.
+ */
+int ca_report_histograms(const char *dir, const struct ca_audit *audit);
+
 /* JUnit XML of one or more audits (a testsuite each, a testcase per check). */
 struct ca_junit;
 

@@ -137,26 +137,31 @@ static int running_cookies(const struct ca_state *state, int core, uint64_t *run
 	return running_count;
 }
 
-static void account_interval(struct ca_forcedidle *fi, const struct ca_state *state, int core,
-			     uint64_t from, uint64_t to)
+bool ca_forcedidle_is_forced(const struct ca_state *state, int core, int cpu)
 {
-	int count = state->topo.sibling_count[core];
+	const struct ca_cpu *c = &state->cpus[cpu];
 	uint64_t running[CA_MAX_SIBLINGS];
 	int running_count;
 	bool has_unknown;
 
+	if (c->run != CA_CPU_IDLE || !c->queued_count)
+		return false;
+	running_count = running_cookies(state, core, running, &has_unknown);
+	if (!running_count || running_count == state->topo.sibling_count[core])
+		return false;
+	return has_unknown || is_forced_idle(state, c, running, running_count);
+}
+
+static void account_interval(struct ca_forcedidle *fi, const struct ca_state *state, int core,
+			     uint64_t from, uint64_t to)
+{
 	if (!count_known(fi, state, core, to - from))
 		return;		/* the common case: no idle CPU has work */
-	running_count = running_cookies(state, core, running, &has_unknown);
-	if (!running_count || running_count == count)
-		return;
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 		const struct ca_cpu *c = &state->cpus[cpu];
 
-		if (c->run != CA_CPU_IDLE || !c->queued_count)
-			continue;
-		if (!has_unknown && !is_forced_idle(state, c, running, running_count))
+		if (!ca_forcedidle_is_forced(state, core, cpu))
 			continue;
 		fi->per_cpu_ns[cpu] += to - from;
 		for (int q = 0; q < c->queued_count; q++)

@@ -48,6 +48,16 @@ struct ca_forcedidle {
 int ca_forcedidle_init(struct ca_forcedidle *fi);
 void ca_forcedidle_free(struct ca_forcedidle *fi);
 
+struct ca_state;
+
+/**
+ * ca_forcedidle_is_forced() - whether @cpu of @core is forced idle in @state as it is
+ *                             now: idle with runnable tasks, none of them able to run
+ *                             beside what a sibling runs (a task of unknown cookie
+ *                             counts as unable)
+ */
+bool ca_forcedidle_is_forced(const struct ca_state *state, int core, int cpu);
+
 /** ca_forcedidle_charged() - Return: the forced idle charged to @pid so far, as the kernel would. */
 uint64_t ca_forcedidle_charged(const struct ca_forcedidle *fi, int pid);
 

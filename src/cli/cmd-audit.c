@@ -63,6 +63,15 @@ static const struct ca_option options[] = {
 	  "the options;\nnone: trace.dat; -: report text on stdin)"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object (an array\n"
 	  "of them for several traces)"),
+	CA_OPTION(CA_LONG_ONLY('H'), "html", CA_OPT_TEXT, "FILE",
+	  "also write one self-contained page to look at: a\ntimeline per core (zoom, pan), "
+	  "the windows by\ncause, their evidence on click, the histograms"),
+	CA_OPTION(CA_LONG_ONLY('P'), "perfetto", CA_OPT_TEXT, "FILE",
+	  "also write the trace and the findings as Chrome\ntrace-event JSON, for "
+	  "ui.perfetto.dev"),
+	CA_OPTION(CA_LONG_ONLY('G'), "svg-histograms", CA_OPT_TEXT, "DIR",
+	  "also write windows.svg (length by cause) and\nforced-idle.svg (stretch length) "
+	  "into DIR"),
 	CA_OPTION(CA_LONG_ONLY('u'), "junit", CA_OPT_TEXT, "FILE",
 	  "also write the verdicts as JUnit XML for CI: a\ntestsuite per trace, a testcase per "
 	  "check, the\nworst findings in each failure"),
@@ -120,6 +129,9 @@ struct parsed {
 	struct ca_report_options *report;
 	bool is_json;
 	const char *junit_path;
+	const char *html_path;
+	const char *perfetto_path;
+	const char *svg_dir;
 	const char **files;	/* -i FILE and the operands, in order */
 	int file_count;
 };
@@ -140,6 +152,12 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->files[parsed->file_count++] = value->text;
 	else if (id == CA_LONG_ONLY('u'))
 		parsed->junit_path = value->text;
+	else if (id == CA_LONG_ONLY('H'))
+		parsed->html_path = value->text;
+	else if (id == CA_LONG_ONLY('P'))
+		parsed->perfetto_path = value->text;
+	else if (id == CA_LONG_ONLY('G'))
+		parsed->svg_dir = value->text;
 	return 0;
 }
 
@@ -151,16 +169,39 @@ static int usable_cpus(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
-/* --junit's file can be written (checked before the audits, which may take long). */
-static int check_output(const char *path)
+/* An output file can be written (checked before the audits, which may take long). */
+static int check_output(const char *option, const char *path)
 {
-	FILE *file = fopen(path, "w");
+	FILE *file = path ? fopen(path, "w") : NULL;
 
-	if (!file) {
-		ca_cli_error("audit: --junit %s: cannot write it: %s", path, strerror(errno));
+	if (path && !file) {
+		ca_cli_error("audit: --%s %s: cannot write it: %s", option, path, strerror(errno));
 		return -1;
 	}
-	fclose(file);
+	if (file)
+		fclose(file);
+	return 0;
+}
+
+/* The pictures: of one trace, kept whole (every window listed). */
+static int check_pictures(struct parsed *parsed)
+{
+	char probe[4096];
+
+	if (!parsed->html_path && !parsed->perfetto_path && !parsed->svg_dir)
+		return 0;
+	if (parsed->file_count > 1) {
+		ca_cli_error("audit: --html, --perfetto and --svg-histograms picture one trace "
+			     "(%d given); audit them one at a time", parsed->file_count);
+		return -1;
+	}
+	snprintf(probe, sizeof(probe), "%s/windows.svg", parsed->svg_dir ? parsed->svg_dir : ".");
+	if (check_output("html", parsed->html_path) ||
+	    check_output("perfetto", parsed->perfetto_path) ||
+	    check_output("svg-histograms", parsed->svg_dir ? probe : NULL))
+		return -1;
+	parsed->opts->keep_timeline = true;
+	parsed->opts->list_limit = SIZE_MAX;
 	return 0;
 }
 
@@ -175,9 +216,9 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 		parsed->files[parsed->file_count++] = argv[i];
 	if (!parsed->file_count)
 		parsed->files[parsed->file_count++] = "trace.dat";	/* as trace-cmd report */
-	if (parsed->junit_path && check_output(parsed->junit_path))
+	if (check_output("junit", parsed->junit_path))
 		return -1;
-	return 0;
+	return check_pictures(parsed);
 }
 
 /*
@@ -251,6 +292,29 @@ static void write_json(const struct ca_audit *audit, enum ca_result result, int 
 		fputs("]\n", stdout);
 }
 
+static int picture(const char *option, const char *path, int ret)
+{
+	if (ret)
+		ca_cli_error("audit: --%s %s: cannot write it: %s", option, path, strerror(-ret));
+	return ret;
+}
+
+/* The pictures asked for; Return: 0, or -1 when one could not be written (said). */
+static int write_pictures(const struct parsed *parsed, const struct ca_audit *audit)
+{
+	int bad = 0;
+
+	if (parsed->html_path)
+		bad |= picture("html", parsed->html_path, ca_report_html(parsed->html_path, audit));
+	if (parsed->perfetto_path)
+		bad |= picture("perfetto", parsed->perfetto_path,
+			       ca_report_perfetto(parsed->perfetto_path, audit));
+	if (parsed->svg_dir)
+		bad |= picture("svg-histograms", parsed->svg_dir,
+			       ca_report_histograms(parsed->svg_dir, audit));
+	return bad ? -1 : 0;
+}
+
 /* Audit the @index-th file and report it; Return: its result. */
 static enum ca_result audit_one(struct outputs *out, int index)
 {
@@ -283,6 +347,8 @@ static enum ca_result audit_one(struct outputs *out, int index)
 		ca_cli_error("audit: --junit %s: out of memory", parsed->junit_path);
 	if (!is_bad)
 		ca_report_lttng(NULL, audit, parsed->report);
+	if (!is_bad && write_pictures(parsed, audit) && severity(result) < severity(CA_RESULT_BAD_INPUT))
+		result = CA_RESULT_BAD_INPUT;
 	if (!audit->is_abandoned) {
 		ca_audit_free(audit);
 		free(audit);

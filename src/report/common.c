@@ -1,7 +1,12 @@
 /*
- * common.c - orderings shared by the text and JSON reports.
+ * common.c - what the reports share: orderings of findings, and text made safe
+ * for XML and JSON.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <libxml/xmlstring.h>
 
 #include "report/common.h"
 
@@ -52,4 +57,24 @@ const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit)
 		sorted[i] = &audit->pipeline->forcedidle.tasks[i];
 	qsort(sorted, count, sizeof(*sorted), by_charge_desc);
 	return sorted;
+}
+
+void ca_report_clean(char *text)
+{
+	for (unsigned char *p = (unsigned char *)text; *p; p++)
+		if (*p < 0x20 && *p != '\t' && *p != '\n')
+			*p = '?';
+	if (!xmlCheckUTF8((const xmlChar *)text))
+		for (unsigned char *p = (unsigned char *)text; *p; p++)
+			if (*p >= 0x80)
+				*p = '?';
+}
+
+void ca_report_identity(const struct ca_audit *audit, uint64_t value, char *buf, size_t len)
+{
+	if (audit->pipeline->state.identity == CA_IDENTITY_TAG)
+		snprintf(buf, len, "%s", value ? ca_tasks_tag_name(&audit->pipeline->state.tasks,
+								   (int)value) : "(none)");
+	else
+		snprintf(buf, len, "0x%" PRIx64, value);
 }

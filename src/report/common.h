@@ -20,4 +20,15 @@ const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit);
  */
 const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit);
 
+/** ca_report_identity() - a cookie as "0x...", or a tag id as its name ("(none)" for 0) */
+void ca_report_identity(const struct ca_audit *audit, uint64_t value, char *buf, size_t len);
+
+/**
+ * ca_report_clean() - make @text safe to carry as text in XML and JSON, in place:
+ *                     control characters other than tab and newline become '?',
+ *                     and so does every byte past ASCII when @text is not UTF-8
+ *                     (a task's comm is bytes, not text)
+ */
+void ca_report_clean(char *text);
+
 #endif

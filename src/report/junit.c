@@ -26,6 +26,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "coreaudit/report.h"
+#include "report/common.h"
 #include "report/outcomes.h"
 #include "report/sections.h"
 
@@ -42,24 +43,13 @@ struct suite {
 	unsigned long tests, failures, errors;
 };
 
-/*
- * @text as XML may carry it: control characters other than tab and newline
- * become '?', and so does every byte past ASCII when the text is not UTF-8
- * (a task's comm is bytes, not text).  The caller frees.
- */
+/* @text as XML may carry it (ca_report_clean()); the caller frees. */
 static char *xml_safe(const char *text)
 {
 	char *copy = strdup(text ? text : "");
 
-	if (!copy)
-		return NULL;
-	for (unsigned char *p = (unsigned char *)copy; *p; p++)
-		if (*p < 0x20 && *p != '\t' && *p != '\n')
-			*p = '?';
-	if (!xmlCheckUTF8((const xmlChar *)copy))
-		for (unsigned char *p = (unsigned char *)copy; *p; p++)
-			if (*p >= 0x80)
-				*p = '?';
+	if (copy)
+		ca_report_clean(copy);
 	return copy;
 }
 

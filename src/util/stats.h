@@ -39,4 +39,13 @@ void ca_durations_free(struct ca_durations *set);
  */
 struct ca_summary ca_durations_summary(struct ca_durations *set);
 
+#define CA_LOG2_BINS 64
+
+/**
+ * ca_durations_log2() - how many of @set fall in each power of two: @bins[i]
+ *                       counts the values from 2^i to 2^(i+1) - 1 (bin 0 also
+ *                       holds 0); exact, from the histogram too
+ */
+void ca_durations_log2(const struct ca_durations *set, uint64_t bins[CA_LOG2_BINS]);
+
 #endif
