@@ -35,14 +35,19 @@ static void put(json *obj, const char *key, json *value)
 	json_object_object_add(obj, key, value);
 }
 
-/* Microseconds since the trace's first event, to the nanosecond. */
-static json *micros(const struct writer *wr, uint64_t ts)
+/* @ns as microseconds, to the nanosecond. */
+static json *micros(uint64_t ns)
 {
 	char text[32];
-	uint64_t ns = ts > wr->t0 ? ts - wr->t0 : 0;
 
 	snprintf(text, sizeof(text), "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 	return json_object_new_double_s((double)ns / 1e3, text);
+}
+
+/* Nanoseconds since the trace's first event. */
+static uint64_t since(const struct writer *wr, uint64_t ts)
+{
+	return ts > wr->t0 ? ts - wr->t0 : 0;
 }
 
 static json *clean_string(const char *text)
@@ -141,8 +146,8 @@ static void segment(struct writer *wr, int core, int cpu, const struct ca_tl_seg
 	e = event("X", core + 1, tid, name);
 	put(e, "cat", json_object_new_string(seg->kind == CA_TL_TASK ? "task" :
 					     seg->kind == CA_TL_FORCED ? "forced-idle" : "unknown"));
-	put(e, "ts", micros(wr, seg->start));
-	put(e, "dur", micros(wr, wr->t0 + (end - seg->start)));
+	put(e, "ts", micros(since(wr, seg->start)));
+	put(e, "dur", micros(end - seg->start));
 	if (seg->kind == CA_TL_TASK) {
 		args = json_object_new_object();
 		if (seg->ident)
@@ -206,7 +211,7 @@ static void windows(struct writer *wr)
 
 			put(e, "cat", json_object_new_string("window"));
 			put(e, "id", json_object_new_uint64(i + 1));
-			put(e, "ts", micros(wr, end ? w->end : w->start));
+			put(e, "ts", micros(since(wr, end ? w->end : w->start)));
 			if (!end)
 				put(e, "args", window_args(wr, w));
 			emit(wr, e);
@@ -235,7 +240,7 @@ static void instants(struct writer *wr)
 		e = event("i", core + 1, in->cpu + 1, name);
 		put(e, "cat", json_object_new_string(in->kind == CA_TL_WAKEUP ? "wakeup" : "ipi"));
 		put(e, "s", json_object_new_string("t"));
-		put(e, "ts", micros(wr, in->ts));
+		put(e, "ts", micros(since(wr, in->ts)));
 		emit(wr, e);
 	}
 }
