@@ -4,6 +4,7 @@
 #ifndef COREAUDIT_REPORT_H
 #define COREAUDIT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -65,6 +66,15 @@ int ca_report_html(const char *path, const struct ca_audit *audit);
  * Return: 0, or -EIO when a file could not be written.
  */
 int ca_report_histograms(const char *dir, const struct ca_audit *audit);
+
+/**
+ * ca_report_metrics() - what @audit found so far (during ca_audit_feed(), from a
+ *                       live source's on_drain; or once decided, @is_decided) as
+ *                       metrics: the Prometheus text format 0.0.4 (node_exporter's
+ *                       textfile collector), or OpenMetrics 1.0 (@is_openmetrics)
+ */
+void ca_report_metrics(FILE *out, const struct ca_audit *audit, bool is_decided,
+		       bool is_openmetrics);
 
 /* JUnit XML of one or more audits (a testsuite each, a testcase per check). */
 struct ca_junit;

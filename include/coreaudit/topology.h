@@ -49,6 +49,14 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len);
 
 /**
+ * ca_topology_read_file() - a topology from @path: one line per CPU, "CPU SIBLINGS"
+ *     as sysfs has them ("1 0-1": CPU 1's thread_siblings_list); blank lines and
+ *     lines starting with '#' are skipped
+ * Return: 0, -EINVAL with @err set (naming the file and line), -ENOMEM.
+ */
+int ca_topology_read_file(const char *path, struct ca_topology *topo, char *err, int err_len);
+
+/**
  * ca_topology_format() - print the topology as "0,1 2,3" into @buf
  * Return: the length of the whole text, as snprintf(): @buf holds all of it
  *         only when that is below @len.

@@ -33,8 +33,9 @@ static const struct ca_option options[] = {
 	  "also hold a rule file (coreaudit-rules(5)); one\nrule file (given twice: usage error)"),
 	CA_OPTION('g', "grace", CA_OPT_DURATION, "DUR",
 	  "grace period of co-run windows (as for audit)"),
-	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR",
-	  "stop after DUR (default: at SIGINT or SIGTERM)"),
+	CA_OPTION('d', "duration", CA_OPT_SECONDS, "DUR",
+	  "stop after DUR, or after DUR seconds if it has no\nunit, as rtla's -d (default: at "
+	  "SIGINT or SIGTERM)"),
 	CA_OPTION('i', "interval", CA_OPT_DURATION, "DUR",
 	  "print a summary every DUR (default 1s)"),
 	CA_OPTION_CHOICE(CA_LONG_ONLY('s'), "stop-on", "violation", "stop at the first violation",

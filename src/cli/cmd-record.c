@@ -30,7 +30,8 @@ static const struct ca_option options[] = {
 	CA_OPTION('o', "output", CA_OPT_TEXT, "FILE", "the trace.dat to write"),
 	CA_OPTION('t', "topology", CA_OPT_TOPOLOGY, "SPEC",
 	  "SMT siblings to declare (default: from sysfs)"),
-	CA_OPTION('d', "duration", CA_OPT_DURATION, "DUR", "stop after DUR"),
+	CA_OPTION('d', "duration", CA_OPT_SECONDS, "DUR",
+	  "stop after DUR, or after DUR seconds if it has no\nunit, as rtla's -d"),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
 };
 

@@ -113,6 +113,16 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		return *text ? 0 : bad_value(opt, text, "a non-empty value");
 	case CA_OPT_CHOICE:
 		return parse_choice(opt, text, &value->choice);
+	case CA_OPT_SECONDS:
+		if (*text && text[strspn(text, "0123456789.")] == '\0') {
+			char with_unit[64];
+
+			snprintf(with_unit, sizeof(with_unit), "%.60ss", text);
+			ret = ca_parse_duration(with_unit, &value->ns);
+			return ret ? bad_value(opt, text, "a number of seconds, or a duration with a "
+					       "unit: ns, us, ms or s (e.g. 10 or 500ms)") : 0;
+		}
+		__attribute__((fallthrough));	/* a duration with its unit */
 	case CA_OPT_DURATION:
 		ret = ca_parse_duration(text, &value->ns);
 		if (ret == -ERANGE)
@@ -132,8 +142,9 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		snprintf(expected, sizeof(expected), "a whole number from %d to %llu",
 			 opt->kind == CA_OPT_COUNT, (unsigned long long)opt->max);
 		return bad_value(opt, text, expected);
-	case CA_OPT_TOPOLOGY:
-		if (!ca_topology_parse(text, &value->topology, err, sizeof(err)))
+	case CA_OPT_TOPOLOGY:	/* "@FILE": sysfs-style lines (ca_topology_read_file()) */
+		if (text[0] == '@' ? !ca_topology_read_file(text + 1, &value->topology, err, sizeof(err))
+				   : !ca_topology_parse(text, &value->topology, err, sizeof(err)))
 			return 0;
 		ca_cli_error("--%s \"%s\": %s", opt->name, text, err);
 		return -EINVAL;

@@ -21,6 +21,7 @@ enum ca_opt_kind {
 	CA_OPT_FILE_EACH,	/* a file name, the option given once per file (-i A -i B) */
 	CA_OPT_CHOICE,		/* one word of .choices ("records|pages") */
 	CA_OPT_DURATION,	/* ca_parse_duration(): 1ns and up, with a unit */
+	CA_OPT_SECONDS,		/* the same, or a bare number of seconds (rtla's -d 10) */
 	CA_OPT_PERCENT,		/* ca_parse_percent(): 0 to 100 */
 	CA_OPT_COUNT,		/* ca_parse_count(): 1 to .max */
 	CA_OPT_COUNT0,		/* ca_parse_count(): 0 (off) to .max */

@@ -349,3 +349,70 @@ int ca_topology_from_sysfs(struct ca_topology *topo, char *err, int err_len)
 	free(spec);
 	return ret;
 }
+
+/* One "CPU SIBLINGS" line of @path (its @line_no-th): @spec grows by the core @cpu starts. */
+static int add_file_line(const char *path, int line_no, char *line, char **spec, size_t *used,
+			 size_t *room, char *err, int err_len)
+{
+	char *list = line + strspn(line, " \t"), *cpu_text = list;
+	uint64_t cpu;
+	size_t len;
+
+	list += strcspn(list, " \t");
+	if (*list)
+		*list++ = '\0';
+	list += strspn(list, " \t");
+	list[strcspn(list, " \t")] = '\0';
+	if (ca_parse_count(cpu_text, CA_CPU_LIMIT - 1, &cpu) || !*list || first_cpu(list) < 0) {
+		snprintf(err, err_len, "%s:%d: expected \"CPU SIBLINGS\" as sysfs has them (\"1 0-1\")",
+			 path, line_no);
+		return -EINVAL;
+	}
+	if (first_cpu(list) != (int)cpu)	/* each core once: on the line of its lowest CPU */
+		return 0;
+	len = strlen(list) + 2;
+	while (*used + len >= *room) {
+		char *grown = realloc(*spec, *room * 2);
+
+		if (!grown)
+			return -ENOMEM;
+		*spec = grown;
+		*room *= 2;
+	}
+	*used += snprintf(*spec + *used, *room - *used, "%s%s", *used ? " " : "", list);
+	return 0;
+}
+
+int ca_topology_read_file(const char *path, struct ca_topology *topo, char *err, int err_len)
+{
+	FILE *file = fopen(path, "r");
+	size_t used = 0, room = 256;
+	char *spec = calloc(room, 1), line[4096];
+	int line_no = 0, ret = 0;
+
+	memset(topo, 0, sizeof(*topo));
+	if (!file || !spec) {
+		snprintf(err, err_len, "%s: %s", path, strerror(file ? ENOMEM : errno));
+		ret = file ? -ENOMEM : -EINVAL;
+	}
+	while (!ret && fgets(line, sizeof(line), file)) {
+		line_no++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[strspn(line, " \t")] && line[strspn(line, " \t")] != '#')
+			ret = add_file_line(path, line_no, line, &spec, &used, &room, err, err_len);
+	}
+	if (!ret && !used) {
+		snprintf(err, err_len, "%s: no \"CPU SIBLINGS\" line", path);
+		ret = -EINVAL;
+	}
+	if (!ret && (ret = ca_topology_parse(spec, topo, err, err_len)) == -EINVAL) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, err_len, "%s: %s", path, why);
+	}
+	if (file)
+		fclose(file);
+	free(spec);
+	return ret;
+}

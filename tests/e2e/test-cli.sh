@@ -33,6 +33,24 @@ expect_message "--max-transition 0ns" "--max-transition \"0ns\": $dur_range" \
 	"$coreaudit" audit --max-transition 0ns "$example"
 expect_message "--max-starvation overflow" "--max-starvation \"99999999999999999999s\": $dur_range" \
 	"$coreaudit" audit --max-starvation 99999999999999999999s "$example"
+# -t @FILE: "CPU SIBLINGS" lines as sysfs has them; -d: seconds without a unit, as rtla.
+printf '# cpu siblings\n0 0-1\n1 0-1\n' > "$tap_tmp/host.topology"
+expect_exit 0 "-t @FILE (sysfs-style lines)" "$coreaudit" audit --json -t @"$tap_tmp/host.topology" \
+	"$top_srcdir/examples/coresched-cookies.dat"
+check "... the topology of the file" test "$(json_get "d['trace']['topology'], d['trace']['topology_source']" \
+	< "$tap_tmp/out")" = "[[0, 1]] option"
+printf '0 0-1\n1\n' > "$tap_tmp/bad.topology"
+expect_message "-t @FILE with a bad line" \
+	"--topology \"@$tap_tmp/bad.topology\": $tap_tmp/bad.topology:2: expected \"CPU SIBLINGS\" as sysfs has them (\"1 0-1\")" \
+	"$coreaudit" audit -t @"$tap_tmp/bad.topology" "$example"
+expect_message "-t @FILE missing" "--topology \"@/nonexistent.topology\": /nonexistent.topology: No such file or directory" \
+	"$coreaudit" audit -t @/nonexistent.topology "$example"
+expect_exit 0 "monitor -d 10: seconds, as rtla's -d (then --help)" "$coreaudit" monitor -d 10 --help
+expect_exit 0 "record -d 2.5 (then --help)" "$coreaudit" record -d 2.5 --help
+expect_message "monitor -d 0 (zero seconds)" "--duration \"0\": expected a number of seconds, or a duration with a unit: ns, us, ms or s (e.g. 10 or 500ms)" \
+	"$coreaudit" monitor -d 0
+expect_message "monitor -d 10x" "--duration \"10x\": expected a number with a unit: ns, us, ms or s (e.g. 2ms)" \
+	"$coreaudit" monitor -d 10x
 expect_message "--grace 1e3ms" "--grace \"1e3ms\": $dur_unit" "$coreaudit" audit --grace 1e3ms "$example"
 for ticks in 1001 -1 x 2.5; do
 	expect_message "--max-reselect-ticks '$ticks'" \
@@ -69,6 +87,8 @@ done
 for dur in 0s 5 nan 99999999999999999999s; do
 	for mode in "monitor -d" "monitor -i" "monitor --save-seconds" "monitor --max-starvation" \
 		    "monitor --grace" "record -o x.dat -d"; do
+		# -d takes a bare number as seconds, as rtla (below)
+		[ "$dur" = 5 ] && [ "${mode% -d}" != "$mode" ] && continue
 		expect_exit 2 "$mode '$dur'" "$coreaudit" $mode "$dur"
 		check "$mode '$dur': the option and the value named" \
 			grep -q -- "^coreaudit: --[a-z-]* \"$dur\": expected a" "$tap_tmp/err"
