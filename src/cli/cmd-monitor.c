@@ -17,6 +17,7 @@
 #include "coreaudit/writer.h"
 #include "cli.h"
 #include "options.h"
+#include "serve.h"
 
 #define DEFAULT_TOP 10
 
@@ -63,6 +64,12 @@ static const struct ca_option options[] = {
 	  "an offline audit"),
 	CA_OPTION(CA_LONG_ONLY('W'), "save-seconds", CA_OPT_DURATION, "DUR",
 	  "how much --save-trace keeps (default 10s)"),
+	CA_OPTION(CA_LONG_ONLY('m'), "metrics", CA_OPT_TEXT, "FILE",
+	  "write the metrics every interval and at the end to\nFILE (Prometheus text, for "
+	  "node_exporter's textfile\ncollector; written whole, then renamed)"),
+	CA_OPTION(CA_LONG_ONLY('L'), "metrics-listen", CA_OPT_TEXT, "ADDR:PORT",
+	  "serve the metrics at http://ADDR:PORT/metrics\n(OpenMetrics when asked, else "
+	  "Prometheus text;\n:PORT for every address)"),
 	CA_OPTION('q', "quiet", CA_OPT_FLAG, NULL, "print findings only, no summaries"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "the final report as JSON"),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
@@ -88,7 +95,9 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor --max-reselect-ticks 4 --max-inversion 500us -d 60s\n"
 		"  coreaudit monitor --max-unjustified 2ms -d 60s\n"
 		"  coreaudit monitor --max-accounting-error 10 -d 60s\n"
-		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n",
+		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n"
+		"  coreaudit monitor --metrics-listen 127.0.0.1:9465 -q\n"
+		"  coreaudit monitor --metrics /var/lib/node_exporter/coreaudit.prom -q\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
 };
@@ -112,6 +121,9 @@ struct kept_cpu {
 
 struct monitor {
 	struct ca_audit *audit;
+	const char *metrics_path;	/* --metrics */
+	const char *metrics_listen;	/* --metrics-listen */
+	struct ca_metrics_server *server;
 	const char *save_path;
 	uint64_t save_ns;
 	struct kept_cpu *kept;	/* [kept_count]: --save-trace's pages per CPU */
@@ -159,6 +171,12 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		break;
 	case 'q':
 		parsed->mon->is_quiet = true;
+		break;
+	case CA_LONG_ONLY('m'):
+		parsed->mon->metrics_path = value->text;
+		break;
+	case CA_LONG_ONLY('L'):
+		parsed->mon->metrics_listen = value->text;
 		break;
 	case 'j':
 		parsed->is_json = true;
@@ -322,10 +340,24 @@ static bool is_threshold_exceeded(const struct ca_audit *audit)
 	return known > 1000000000ull && 100.0 * forced / known > audit->opts.max_forced_idle_pct;
 }
 
+/* --metrics and --metrics-listen: what the audit found so far (or in the end). */
+static void publish_metrics(struct monitor *mon, bool is_decided)
+{
+	char err[600];
+
+	if (mon->server)
+		ca_metrics_publish(mon->server, mon->audit, is_decided);
+	if (mon->metrics_path &&
+	    ca_metrics_write_file(mon->metrics_path, mon->audit, is_decided, err, sizeof(err)))
+		ca_cli_error("monitor: --metrics: %s", err);
+}
+
 static bool on_drain(void *user, bool is_interval)
 {
 	struct monitor *mon = user;
 
+	if (is_interval)
+		publish_metrics(mon, false);
 	print_findings(mon);
 	if (is_interval && !mon->is_quiet)
 		print_summary(mon);
@@ -338,6 +370,20 @@ static bool on_drain(void *user, bool is_interval)
 			return true;
 	}
 	return is_threshold_exceeded(mon->audit);
+}
+
+/* --metrics-listen: listening before tracefs is touched; the first figures at once. */
+static int start_metrics(struct monitor *mon)
+{
+	char err[300];
+
+	if (mon->metrics_listen && !(mon->server = ca_metrics_serve(mon->metrics_listen, err,
+								     sizeof(err)))) {
+		ca_cli_error("monitor: --metrics-listen %s: %s", mon->metrics_listen, err);
+		return -1;
+	}
+	publish_metrics(mon, false);
+	return 0;
 }
 
 static int topology_default(struct ca_audit_options *opts)
@@ -395,6 +441,10 @@ int ca_cmd_monitor(int argc, char **argv)
 		ca_cli_error("%s", mon.audit->error);
 		goto out;
 	}
+	if (start_metrics(&mon)) {
+		result = CA_RESULT_BAD_OPTIONS;
+		goto out;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	live.on_drain = on_drain;
@@ -419,8 +469,10 @@ int ca_cmd_monitor(int argc, char **argv)
 	} else {
 		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, mon.audit, &report);
 		ca_report_lttng(NULL, mon.audit, &report);
+		publish_metrics(&mon, true);
 	}
 out:
+	ca_metrics_stop(mon.server);
 	ca_audit_free(mon.audit);
 	free(mon.audit);
 	return ca_exit_for(result);
