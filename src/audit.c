@@ -16,6 +16,7 @@
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
 #define DEFAULT_CAUSE_GRACE_NS 200000ull	/* 200 us for unexplained windows: likewise */
 #define DEFAULT_LIST_LIMIT 10000
+#define DEFAULT_BASELINE_MARGIN 10.0	/* percent of the old figure */
 
 struct run {
 	struct ca_audit *audit;
@@ -37,6 +38,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_unjust_ns = CA_UNJUST_DEFAULT_NS;
 	opts->max_accounting_pct = CA_ACCOUNTING_DEFAULT_PCT;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
+	opts->baseline_margin_pct = DEFAULT_BASELINE_MARGIN;
 	opts->threads = 1;
 }
 
@@ -473,6 +475,28 @@ static void judge_accounting(struct ca_audit *audit)
 	reason->pid = r->pid;
 }
 
+/* Figures worse than the earlier run's by more than the margin (baseline.h). */
+static void judge_baseline(struct ca_audit *audit)
+{
+	struct ca_baseline *b = &audit->pipeline->baseline;
+
+	if (!audit->pipeline->has_baseline)
+		return;
+	ca_baseline_compare(b, audit);
+	for (int i = 0; i < CA_BASELINE_FIGURES; i++) {
+		const struct ca_baseline_figure *f = &b->figures[i];
+		struct ca_reason *reason;
+
+		if (!f->is_worse)
+			continue;
+		reason = add_reason(audit, "%s got worse than in %s: %.4g against %.4g %s (the "
+				    "margin, %g%% and a floor, allows %.4g)", f->name, b->path,
+				    f->new_value, f->old_value, f->unit, b->margin_pct, f->limit);
+		ca_reason_measure(reason, "baseline", f->new_value, f->unit);
+		ca_reason_limit(reason, f->limit, f->unit);
+	}
+}
+
 static void judge_failures(struct ca_audit *audit)
 {
 	judge_isolation(audit);
@@ -484,6 +508,7 @@ static void judge_failures(struct ca_audit *audit)
 	judge_owed(audit, &audit->pipeline->unjust, "unjustified forced idle",
 		   "unjustified forced idles", "a CPU idle beside a queued task of the core's cookie");
 	judge_accounting(audit);
+	judge_baseline(audit);
 }
 
 /* The CPUs with missed switches: "1" or "0,1". */
@@ -826,6 +851,12 @@ enum ca_result ca_audit_begin(struct ca_audit *audit, const struct ca_audit_opti
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory",
 				  opts->path ? opts->path : "audit");
 	audit->pipeline = pipeline;
+	if (opts->baseline_path) {
+		if (ca_baseline_load(&pipeline->baseline, opts->baseline_path,
+				     opts->baseline_margin_pct, audit->error, sizeof(audit->error)))
+			return CA_RESULT_BAD_OPTIONS;
+		pipeline->has_baseline = true;
+	}
 	if (!opts->rules_path)
 		return CA_RESULT_PASS;
 	if (ca_rules_load(&pipeline->rules, opts->rules_path, audit->error, sizeof(audit->error)))

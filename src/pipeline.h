@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "baseline.h"
 #include "checks/accounting.h"
 #include "checks/forcedidle.h"
 #include "checks/inversion.h"
@@ -29,6 +30,8 @@ struct ca_audit_pipeline {
 	struct ca_owed inversion;	/* checks/inversion.h */
 	struct ca_owed unjust;		/* checks/unjust.h */
 	struct ca_accounting accounting;	/* checks/accounting.h */
+	bool has_baseline;	/* opts.baseline_path was given and read */
+	struct ca_baseline baseline;
 	bool has_timeline;	/* opts.keep_timeline */
 	struct ca_timeline timeline;	/* checks/timeline.h */
 	bool has_rules;		/* opts.rules_path was given and parsed */

@@ -46,6 +46,9 @@ struct ca_audit_options {
 					 * from the trace's (checks/accounting.h) */
 	size_t list_limit;
 	const char *rules_path;		/* NULL: no rule file */
+	const char *baseline_path;	/* an earlier run's JSON report to hold this one
+					 * to (NULL: none) */
+	double baseline_margin_pct;	/* how much worse a figure may get (default 10) */
 	bool has_max_forced_idle;
 	bool has_max_starvation;
 	bool has_max_reselect_ticks;	/* given by the user: a rule file does not change it */

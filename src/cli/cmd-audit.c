@@ -61,6 +61,13 @@ static const struct ca_option options[] = {
 	CA_OPTION('i', "input", CA_OPT_FILE_EACH, "FILE",
 	  "a trace to audit, as trace-cmd's -i (give it once\nper file; files may also follow "
 	  "the options;\nnone: trace.dat; -: report text on stdin)"),
+	CA_OPTION(CA_LONG_ONLY('B'), "baseline", CA_OPT_TEXT, "OLD.json",
+	  "fail when forced idle, the windows (count, time,\np99, longest), the unexplained ones or "
+	  "the longest\nstarvation got worse than in an earlier run's\n--json report by more than "
+	  "the margin"),
+	CA_OPTION(CA_LONG_ONLY('b'), "baseline-margin", CA_OPT_PERCENT, "PCT",
+	  "how much worse than the baseline a figure may get,\nas a share of the old figure, "
+	  "beside a floor of\nits own (default 10)"),
 	CA_OPTION('j', "json", CA_OPT_FLAG, NULL, "print the findings as one JSON object (an array\n"
 	  "of them for several traces)"),
 	CA_OPTION(CA_LONG_ONLY('H'), "html", CA_OPT_TEXT, "FILE",
@@ -107,6 +114,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit -t 0,1    (trace.dat in this directory)\n"
 		"  trace-cmd report | coreaudit audit -t 0,1 -\n"
 		"  coreaudit audit -t 0,1 --junit report.xml runs/*.dat\n"
+		"  coreaudit audit --baseline last.json --baseline-margin 20 trace.dat\n"
 		"  coreaudit audit -t 0,1 --tags markers --grace 1ms --json trace.dat\n"
 		"  coreaudit audit --max-forced-idle 20 --max-starvation 50ms trace.dat\n"
 		"  coreaudit audit --max-reselect-ticks 4 --max-inversion 500us trace.dat\n"
@@ -152,6 +160,10 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->files[parsed->file_count++] = value->text;
 	else if (id == CA_LONG_ONLY('u'))
 		parsed->junit_path = value->text;
+	else if (id == CA_LONG_ONLY('B'))
+		parsed->opts->baseline_path = value->text;
+	else if (id == CA_LONG_ONLY('b'))
+		parsed->opts->baseline_margin_pct = value->pct;
 	else if (id == CA_LONG_ONLY('H'))
 		parsed->html_path = value->text;
 	else if (id == CA_LONG_ONLY('P'))
@@ -208,6 +220,7 @@ static int check_pictures(struct parsed *parsed)
 /* Return: 0, 1 after --help, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct parsed *parsed)
 {
+	double default_margin = parsed->opts->baseline_margin_pct;
 	int first = ca_cli_parse(&mode, argc, argv, apply_option, parsed);
 
 	if (first < 0)
@@ -218,6 +231,10 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 		parsed->files[parsed->file_count++] = "trace.dat";	/* as trace-cmd report */
 	if (check_output("junit", parsed->junit_path))
 		return -1;
+	if (parsed->opts->baseline_margin_pct != default_margin && !parsed->opts->baseline_path) {
+		ca_cli_error("audit: --baseline-margin without --baseline; see coreaudit audit --help");
+		return -1;
+	}
 	return check_pictures(parsed);
 }
 

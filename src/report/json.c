@@ -209,6 +209,8 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	uint64_t inversion = audit->pipeline->inversion.finding_count;
 	uint64_t unjust = audit->pipeline->unjust.finding_count;
 	uint64_t accounting = audit->pipeline->accounting.finding_count;
+	uint64_t worse = audit->pipeline->has_baseline ?
+			 (uint64_t)audit->pipeline->baseline.worse_count : 0;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -226,8 +228,9 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "inversion", u64(inversion));
 	put(by_check, "unjustified", u64(unjust));
 	put(by_check, "accounting", u64(accounting));
+	put(by_check, "baseline", u64(worse));
 	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
-				    inversion + unjust + accounting));
+				    inversion + unjust + accounting + worse));
 	put(root, "violations_by_check", by_check);
 }
 
@@ -495,6 +498,33 @@ static json *rule_result(const struct ca_audit *audit, int r)
 	return obj;
 }
 
+/* The figures held to an earlier run's (--baseline). */
+static json *baseline(const struct ca_baseline *b)
+{
+	json *obj = json_object_new_object(), *figures = json_object_new_array();
+
+	for (int i = 0; i < CA_BASELINE_FIGURES; i++) {
+		const struct ca_baseline_figure *f = &b->figures[i];
+		json *figure = json_object_new_object();
+
+		put(figure, "name", str(f->name));
+		put(figure, "unit", str(f->unit));
+		put(figure, "compared", json_object_new_boolean(f->has_old));
+		if (f->has_old) {
+			put(figure, "old", real(f->old_value, 4));
+			put(figure, "limit", real(f->limit, 4));
+		}
+		put(figure, "new", real(f->new_value, 4));
+		put(figure, "worse", json_object_new_boolean(f->is_worse));
+		json_object_array_add(figures, figure);
+	}
+	put(obj, "file", str(b->path));
+	put(obj, "margin_pct", real(b->margin_pct, 4));
+	put(obj, "worse", u64((uint64_t)b->worse_count));
+	put(obj, "figures", figures);
+	return obj;
+}
+
 static json *rules(const struct ca_audit *audit)
 {
 	json *obj = json_object_new_object(), *relations = json_object_new_array();
@@ -545,5 +575,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "accounting", accounting(&audit->pipeline->accounting));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
+	if (audit->pipeline->has_baseline)
+		put(root, "baseline", baseline(&audit->pipeline->baseline));
 	print(out, root);
 }

@@ -17,6 +17,7 @@ static const char *const check_keys[] = {
 	[CA_CHECK_INVERSION] = "inversion",
 	[CA_CHECK_UNJUSTIFIED] = "unjustified",
 	[CA_CHECK_ACCOUNTING] = "accounting",
+	[CA_CHECK_BASELINE] = "baseline",
 };
 
 static struct ca_outcome *add(struct ca_outcome *list, int *count, enum ca_outcome_check check,
@@ -70,6 +71,8 @@ static int list_checks(const struct ca_audit *audit, struct ca_outcome *list)
 		add(list, &count, CA_CHECK_UNJUSTIFIED, p->unjust.finding_count);
 	if (p->accounting.markers)
 		add(list, &count, CA_CHECK_ACCOUNTING, p->accounting.finding_count);
+	if (p->has_baseline)
+		add(list, &count, CA_CHECK_BASELINE, (uint64_t)p->baseline.worse_count);
 	return count;
 }
 
@@ -104,7 +107,7 @@ static void judge(struct ca_outcome *o, bool is_failure, int reason)
 struct ca_outcome *ca_report_outcomes(const struct ca_audit *audit, int *count)
 {
 	int rules = audit->pipeline->has_rules ? audit->pipeline->rules.relation_count : 0;
-	struct ca_outcome *list = calloc((size_t)(CA_CHECK_ACCOUNTING + 1 + rules), sizeof(*list));
+	struct ca_outcome *list = calloc((size_t)(CA_CHECK_BASELINE + 1 + rules), sizeof(*list));
 	bool is_unknown = false;
 
 	*count = 0;

@@ -5,9 +5,9 @@
  * The checks listed are those the audit ran: the trace itself ("observed":
  * every CPU seen over the span, nothing lost, a topology and a clock that
  * serve), isolation, each relation of the rule file, the thresholds given
- * (max-forced-idle, max-starvation) and the kernel-decision checks the trace
+ * (max-forced-idle, max-starvation), the kernel-decision checks the trace
  * allowed (reselect with ticks, inversion and unjustified with reschedule
- * IPIs, accounting with coreaudit-kfi markers).  A check fails on its own
+ * IPIs, accounting with coreaudit-kfi markers) and the baseline when given.  A check fails on its own
  * findings, is unknown when a reason of the verdict names it, and holds
  * otherwise.  A reason no check owns belongs to "observed".
  */
@@ -34,6 +34,7 @@ enum ca_outcome_check {
 	CA_CHECK_INVERSION,
 	CA_CHECK_UNJUSTIFIED,
 	CA_CHECK_ACCOUNTING,
+	CA_CHECK_BASELINE,
 };
 
 struct ca_outcome {

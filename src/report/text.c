@@ -414,6 +414,38 @@ void ca_text_rule_relation(FILE *out, const struct ca_audit *audit, int r, int t
 	}
 }
 
+void ca_text_baseline(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_baseline *b = &audit->pipeline->baseline;
+
+	if (!audit->pipeline->has_baseline)
+		return;
+	fprintf(out, "\nagainst the baseline %s (margin %g%% and a floor per figure)\n"
+		"  %-22s %14s %14s %14s\n", b->path, b->margin_pct, "figure", "then", "now",
+		"allowed");
+	for (int i = 0; i < CA_BASELINE_FIGURES; i++) {
+		const struct ca_baseline_figure *f = &b->figures[i];
+		bool is_ns = !strcmp(f->unit, "ns");
+		char then[32] = "-", now[32], limit[32] = "-";
+
+		if (is_ns) {
+			D((uint64_t)f->new_value, now);
+			if (f->has_old) {
+				D((uint64_t)f->old_value, then);
+				D((uint64_t)f->limit, limit);
+			}
+		} else {
+			snprintf(now, sizeof(now), "%.4g", f->new_value);
+			if (f->has_old) {
+				snprintf(then, sizeof(then), "%.4g", f->old_value);
+				snprintf(limit, sizeof(limit), "%.4g", f->limit);
+			}
+		}
+		fprintf(out, "  %-22s %14s %14s %14s%s\n", f->name, then, now, limit,
+			f->is_worse ? "  worse" : "");
+	}
+}
+
 static void write_rules(FILE *out, const struct ca_audit *audit, int top)
 {
 	if (!audit->pipeline->has_rules)
@@ -438,6 +470,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	ca_text_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
 	ca_text_accounting(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
+	ca_text_baseline(out, audit);
 }
 
 static const struct ca_report reports[] = {

@@ -248,12 +248,28 @@ static int first_cpu(const char *list)
 	return ca_parse_count(digits, CA_CPU_LIMIT - 1, &cpu) ? -1 : (int)cpu;
 }
 
+/* The core @list ("0-1") appended to the spec *@spec of *@used of *@room bytes. */
+static int append_core(const char *list, char **spec, size_t *used, size_t *room)
+{
+	size_t len = strlen(list) + 2;
+
+	while (*used + len >= *room) {
+		char *grown = realloc(*spec, *room * 2);
+
+		if (!grown)
+			return -ENOMEM;
+		*spec = grown;
+		*room *= 2;
+	}
+	*used += snprintf(*spec + *used, *room - *used, "%s%s", *used ? " " : "", list);
+	return 0;
+}
+
 /* cpu@cpu's thread_siblings_list appended to @spec when @cpu is the first CPU of its core. */
 static int add_core_of(int cpu, char **spec, size_t *used, size_t *room)
 {
 	char path[128], list[4096];
 	FILE *file;
-	size_t len;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
 		 cpu);
@@ -267,17 +283,7 @@ static int add_core_of(int cpu, char **spec, size_t *used, size_t *room)
 	list[strcspn(list, "\n")] = '\0';
 	if (first_cpu(list) != cpu)	/* each core once: its list starts with its lowest CPU */
 		return 0;
-	len = strlen(list) + 2;
-	while (*used + len >= *room) {
-		char *grown = realloc(*spec, *room * 2);
-
-		if (!grown)
-			return -ENOMEM;
-		*spec = grown;
-		*room *= 2;
-	}
-	*used += snprintf(*spec + *used, *room - *used, "%s%s", *used ? " " : "", list);
-	return 0;
+	return append_core(list, spec, used, room);
 }
 
 static int compare_ints(const void *a, const void *b)
@@ -356,7 +362,6 @@ static int add_file_line(const char *path, int line_no, char *line, char **spec,
 {
 	char *list = line + strspn(line, " \t"), *cpu_text = list;
 	uint64_t cpu;
-	size_t len;
 
 	list += strcspn(list, " \t");
 	if (*list)
@@ -370,17 +375,7 @@ static int add_file_line(const char *path, int line_no, char *line, char **spec,
 	}
 	if (first_cpu(list) != (int)cpu)	/* each core once: on the line of its lowest CPU */
 		return 0;
-	len = strlen(list) + 2;
-	while (*used + len >= *room) {
-		char *grown = realloc(*spec, *room * 2);
-
-		if (!grown)
-			return -ENOMEM;
-		*spec = grown;
-		*room *= 2;
-	}
-	*used += snprintf(*spec + *used, *room - *used, "%s%s", *used ? " " : "", list);
-	return 0;
+	return append_core(list, spec, used, room);
 }
 
 int ca_topology_read_file(const char *path, struct ca_topology *topo, char *err, int err_len)

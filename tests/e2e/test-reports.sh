@@ -99,3 +99,35 @@ if command -v trace-cmd > /dev/null; then
 	check "... and the JUnit file validates" valid "$tap_tmp/b.xml"
 	check "... the bytes shown as ?" grep -q 'w??ld:28194 tag=tenant-a' "$tap_tmp/b.xml"
 fi
+
+# 6. --baseline: held to an earlier run's JSON report.
+"$coreaudit" audit --json "$cookies" > "$tap_tmp/base.json"
+expect_exit 0 "--baseline of its own report: nothing worse" "$coreaudit" audit --json \
+	--baseline "$tap_tmp/base.json" --junit "$tap_tmp/base.xml" "$cookies"
+check "... every figure compared, none worse, 30.98% forced idle both times" test "$(json_get \
+	"d['baseline']['worse'], all(f['compared'] for f in d['baseline']['figures']), d['baseline']['figures'][0]['old'], d['baseline']['figures'][0]['new']" \
+	< "$tap_tmp/out")" = "0 True 30.98 30.98"
+check "... a testcase \"baseline\" that held" test \
+	"$(xpath 'count(//testcase[@name="baseline" and not(failure) and not(error)])' "$tap_tmp/base.xml")" = 1
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['forced_idle']['percent'] = 10.0
+d['windows']['count'] = 1000
+json.dump(d, open(sys.argv[2], 'w'))" "$tap_tmp/base.json" "$tap_tmp/better.json"
+expect_exit 1 "--baseline of a better run: fails" "$coreaudit" audit --baseline "$tap_tmp/better.json" "$cookies"
+check "... forced idle: 30.98 against 10 percent, allowed 11 (the floor of 1 point)" grep -qF \
+	"forced idle got worse than in $tap_tmp/better.json: 30.98 against 10 percent (the margin, 10% and a floor, allows 11)" \
+	"$tap_tmp/out"
+check "... windows: 1193 against 1000, allowed 1100 (10%)" grep -qF \
+	"windows got worse than in $tap_tmp/better.json: 1193 against 1000 windows (the margin, 10% and a floor, allows 1100)" \
+	"$tap_tmp/out"
+expect_exit 0 "... within --baseline-margin 20 the windows pass, forced idle not" sh -c \
+	"'$coreaudit' audit --baseline '$tap_tmp/better.json' --baseline-margin 20 --json '$cookies' |
+	 python3 -c \"import json, sys; d = json.load(sys.stdin); sys.exit([f['name'] for f in d['baseline']['figures'] if f['worse']] != ['forced idle'])\""
+echo '[1, 2]' > "$tap_tmp/array.json"
+expect_exit 2 "--baseline with no report in it" "$coreaudit" audit --baseline "$tap_tmp/array.json" "$cookies"
+check "... says so" grep -qF "coreaudit: --baseline $tap_tmp/array.json: no figure of a coreaudit audit --json report in it" "$tap_tmp/err"
+echo 'not json' > "$tap_tmp/junk.json"
+expect_exit 2 "--baseline of a file that is not JSON" "$coreaudit" audit --baseline "$tap_tmp/junk.json" "$cookies"
+expect_exit 2 "--baseline-margin without --baseline" "$coreaudit" audit --baseline-margin 5 "$cookies"
