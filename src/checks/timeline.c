@@ -48,15 +48,22 @@ static struct ca_tl_segment look(struct ca_timeline *tl, const struct ca_state *
 	return seg;
 }
 
+static bool same_look(const struct ca_tl_segment *a, const struct ca_tl_segment *b)
+{
+	return a->kind == b->kind && a->pid == b->pid && a->ident == b->ident;
+}
+
 static void note(struct ca_timeline *tl, int cpu, const struct ca_tl_segment *seg)
 {
 	struct ca_tl_cpu *c = &tl->cpus[cpu];
 	struct ca_tl_segment *last = c->count ? &c->segments[c->count - 1] : NULL;
 
-	if (last && last->kind == seg->kind && last->pid == seg->pid && last->ident == seg->ident)
+	if (last && same_look(last, seg))
 		return;
 	if (last && last->start == seg->start) {	/* two changes at one instant: the last */
 		*last = *seg;
+		if (c->count >= 2 && same_look(&c->segments[c->count - 2], last))
+			c->count--;	/* and back to what it was: one segment */
 		return;
 	}
 	if (ca_grow(&c->segments, c->count, &c->capacity, sizeof(*c->segments))) {

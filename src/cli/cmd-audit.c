@@ -4,11 +4,14 @@
  */
 #define _GNU_SOURCE	/* sched_getaffinity */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "coreaudit/audit.h"
 #include "coreaudit/duration.h"
@@ -181,17 +184,38 @@ static int usable_cpus(void)
 	return sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 }
 
-/* An output file can be written (checked before the audits, which may take long). */
-static int check_output(const char *option, const char *path)
+/* @path names one of the traces to audit (the same file, by device and inode). */
+static bool is_input(const struct parsed *parsed, const char *path)
 {
-	FILE *file = path ? fopen(path, "w") : NULL;
+	struct stat out, in;
 
-	if (path && !file) {
+	if (stat(path, &out))
+		return false;
+	for (int i = 0; i < parsed->file_count; i++)
+		if (!stat(parsed->files[i], &in) && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return true;
+	return false;
+}
+
+/*
+ * An output file can be written (checked before the audits, which may take
+ * long), without emptying it yet, and is not one of the traces.
+ */
+static int check_output(const struct parsed *parsed, const char *option, const char *path)
+{
+	int fd = path ? open(path, O_WRONLY | O_CREAT, 0666) : -1;
+
+	if (path && fd < 0) {
 		ca_cli_error("audit: --%s %s: cannot write it: %s", option, path, strerror(errno));
 		return -1;
 	}
-	if (file)
-		fclose(file);
+	if (fd >= 0)
+		close(fd);
+	if (path && is_input(parsed, path)) {
+		ca_cli_error("audit: --%s %s: that is a trace to audit; name another file", option,
+			     path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -208,9 +232,9 @@ static int check_pictures(struct parsed *parsed)
 		return -1;
 	}
 	snprintf(probe, sizeof(probe), "%s/windows.svg", parsed->svg_dir ? parsed->svg_dir : ".");
-	if (check_output("html", parsed->html_path) ||
-	    check_output("perfetto", parsed->perfetto_path) ||
-	    check_output("svg-histograms", parsed->svg_dir ? probe : NULL))
+	if (check_output(parsed, "html", parsed->html_path) ||
+	    check_output(parsed, "perfetto", parsed->perfetto_path) ||
+	    check_output(parsed, "svg-histograms", parsed->svg_dir ? probe : NULL))
 		return -1;
 	parsed->opts->keep_timeline = true;
 	parsed->opts->list_limit = SIZE_MAX;
@@ -229,7 +253,7 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 		parsed->files[parsed->file_count++] = argv[i];
 	if (!parsed->file_count)
 		parsed->files[parsed->file_count++] = "trace.dat";	/* as trace-cmd report */
-	if (check_output("junit", parsed->junit_path))
+	if (check_output(parsed, "junit", parsed->junit_path))
 		return -1;
 	if (parsed->opts->baseline_margin_pct != default_margin && !parsed->opts->baseline_path) {
 		ca_cli_error("audit: --baseline-margin without --baseline; see coreaudit audit --help");
@@ -279,6 +303,7 @@ struct outputs {
 	struct ca_junit *junit;
 	enum ca_result *results;	/* per file */
 	char **errors;			/* per file, of those not read */
+	bool is_abandoned;		/* a library faulted: its state, the heap's too, is lost */
 };
 
 static double seconds_since(const struct timespec *start)
@@ -366,6 +391,7 @@ static enum ca_result audit_one(struct outputs *out, int index)
 		ca_report_lttng(NULL, audit, parsed->report);
 	if (!is_bad && write_pictures(parsed, audit) && severity(result) < severity(CA_RESULT_BAD_INPUT))
 		result = CA_RESULT_BAD_INPUT;
+	out->is_abandoned = audit->is_abandoned;
 	if (!audit->is_abandoned) {
 		ca_audit_free(audit);
 		free(audit);
@@ -391,7 +417,11 @@ static enum ca_result audit_all(struct outputs *out)
 	enum ca_result worst = CA_RESULT_PASS;
 
 	for (int i = 0; i < parsed->file_count; i++) {
-		out->results[i] = audit_one(out, i);
+		/* After a fault inside libtracecmd nothing more is read with it. */
+		out->results[i] = out->is_abandoned ? CA_RESULT_BAD_INPUT : audit_one(out, i);
+		if (out->is_abandoned && !out->errors[i])
+			out->errors[i] = strdup("not audited: reading an earlier trace faulted "
+						"inside libtracecmd; audit this one on its own");
 		if (severity(out->results[i]) > severity(worst))
 			worst = out->results[i];
 	}

@@ -25,7 +25,11 @@
 
 #define DATA_MARK "<!-- coreaudit:data -->"
 
-/* @text as a JSON string (json-c's escaping, "/" included), to @out. */
+/*
+ * @text as a JSON string (json-c's escaping, "/" included), to @out, with <, >
+ * and & as \u escapes: inside <script>, "<!--<script>" in a task's comm would
+ * otherwise keep the element from ending where it should.
+ */
 static void put_string(FILE *out, const char *text)
 {
 	char copy[512];
@@ -34,7 +38,11 @@ static void put_string(FILE *out, const char *text)
 	snprintf(copy, sizeof(copy), "%s", text ? text : "");
 	ca_report_clean(copy);
 	value = json_object_new_string(copy);
-	fputs(json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN), out);
+	for (const char *c = json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN); *c; c++)
+		if (*c == '<' || *c == '>' || *c == '&')
+			fprintf(out, "\\u%04x", *c);
+		else
+			fputc(*c, out);
 	json_object_put(value);
 }
 

@@ -107,6 +107,18 @@ data = re.search(r'<script id=\"coreaudit-data\" type=\"application/json\">(.*?)
 sys.exit(not data or json.loads(data.group(1))['tasks']['28194'] != 'w??ld')" "$tap_tmp/b.html"
 fi
 
+# A comm that would end the page's data early ("<!--<script>") stays inside it.
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -i "$top_srcdir/examples/tenants-shared-core.dat" 2> /dev/null |
+		sed 's/workload\([-:]28194\)/<!--<script>\1/g' > "$tap_tmp/script.txt"
+	"$coreaudit" audit --tags markers --html "$tap_tmp/s.html" "$tap_tmp/script.txt" > /dev/null 2>&1
+	check "comm \"<!--<script>\": the page's data holds no <, and names it" python3 -c "
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = re.search(r'<script id=\"coreaudit-data\" type=\"application/json\">(.*?)</script>', page, re.S)
+sys.exit(not data or '<' in data.group(1) or json.loads(data.group(1))['tasks']['28194'] != '<!--<script>')" "$tap_tmp/s.html"
+fi
+
 # 5. What cannot be pictured is said.
 expect_exit 2 "--html of two traces: usage error" "$coreaudit" audit --html "$tap_tmp/x.html" \
 	"$cookies" "$cookies"

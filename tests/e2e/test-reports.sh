@@ -65,6 +65,9 @@ expect_exit 2 "bad rule file: exit 2" "$coreaudit" audit --rules "$tap_tmp/bad.r
 check "bad rule file: one testcase \"options\" in error, valid" sh -c \
 	"xmllint --noout --schema '$xsd' '$tap_tmp/r.xml' 2> /dev/null &&
 	 test \"\$(xmllint --xpath 'string(//testcase/error/@type)' '$tap_tmp/r.xml')\" = bad-options"
+cp "$cookies" "$tap_tmp/trace.dat"
+expect_exit 2 "--junit naming the trace itself: refused" "$coreaudit" audit --junit "$tap_tmp/trace.dat" "$tap_tmp/trace.dat"
+check "... before it is emptied" cmp -s "$cookies" "$tap_tmp/trace.dat"
 expect_exit 2 "--junit in a missing directory" "$coreaudit" audit --junit /nonexistent/j.xml "$cookies"
 check "... says so" grep -q "^coreaudit: audit: --junit /nonexistent/j.xml: cannot write it: No such file or directory$" "$tap_tmp/err"
 
