@@ -72,12 +72,21 @@ static void windows(FILE *out, bool om, const struct ca_isolation *iso)
 		       iso->by_kind[k].total / 1e9);
 }
 
-/* Findings of every check: isolation violations and the kernel-decision checks' stretches. */
+/*
+ * Findings of every check that counts them as it runs: isolation and rule-file
+ * violations, the kernel-decision checks' stretches and tasks, and (once
+ * decided) figures worse than the baseline.  Thresholds are judged at the end
+ * and show in the verdict gauge only.
+ */
 static uint64_t findings(const struct ca_audit_pipeline *p)
 {
-	return p->isolation.by_kind[CA_WINDOW_VIOLATION].count + p->reselect.finding_count +
-	       p->inversion.finding_count + p->unjust.finding_count +
-	       p->accounting.finding_count;
+	uint64_t count = p->isolation.by_kind[CA_WINDOW_VIOLATION].count + p->reselect.finding_count +
+			 p->inversion.finding_count + p->unjust.finding_count +
+			 p->accounting.finding_count;
+
+	for (int r = 0; p->has_rules && p->policy.results && r < p->rules.relation_count; r++)
+		count += p->policy.results[r].violations;
+	return count + (p->has_baseline ? (uint64_t)p->baseline.worse_count : 0);
 }
 
 static void violations(FILE *out, bool om, const struct ca_audit_pipeline *p)
