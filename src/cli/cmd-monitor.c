@@ -412,15 +412,48 @@ static void save_evidence(struct monitor *mon, struct ca_source *source, enum ca
 	forget_pages(mon);
 }
 
+/* Trace the running kernel until it stops, then report; Return: the audit's result. */
+static enum ca_result watch(struct monitor *mon, struct ca_live_options *live, bool is_json)
+{
+	struct ca_report_options report = { .top = DEFAULT_TOP };
+	struct ca_source source;
+	enum ca_result result;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	live->on_drain = on_drain;
+	live->on_page = mon->save_path ? keep_page : NULL;
+	live->user = mon;
+	if (ca_live_open(&source, live)) {
+		ca_cli_error("monitor: %s", source.error);
+		ca_source_close(&source);
+		return CA_RESULT_BAD_INPUT;
+	}
+	if (source.warning[0])
+		fprintf(stderr, "coreaudit: %s\n", source.warning);
+	if (!mon->is_quiet)
+		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
+			ca_live_instance_name(&source));
+	result = ca_audit_feed(mon->audit, &source);
+	save_evidence(mon, &source, result);
+	ca_source_close(&source);
+	if (result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS) {
+		ca_cli_error("%s", mon->audit->error);
+		return result;
+	}
+	ca_report_find(is_json ? "json" : "text")->write(stdout, mon->audit, &report);
+	ca_report_lttng(NULL, mon->audit, &report);
+	publish_metrics(mon, true);
+	return result;
+}
+
 int ca_cmd_monitor(int argc, char **argv)
 {
 	struct ca_audit_options opts;
 	struct ca_live_options live = { .interval_ns = 1000000000ull, .buffer_kb = 8192,
 					.stop = &stop_requested };
-	struct ca_report_options report = { .top = DEFAULT_TOP };
 	struct monitor mon = { .save_ns = 10000000000ull };
 	struct parsed parsed = { .opts = &opts, .live = &live, .mon = &mon };
-	struct ca_source source;
 	enum ca_result result = CA_RESULT_BAD_INPUT;
 	int ret;
 
@@ -437,41 +470,12 @@ int ca_cmd_monitor(int argc, char **argv)
 		return ret > 0 ? CA_EXIT_PASS : CA_EXIT_USAGE;
 	if (!mon.audit)
 		return CA_EXIT_INPUT;
-	if (result != CA_RESULT_PASS) {
+	if (result != CA_RESULT_PASS)
 		ca_cli_error("%s", mon.audit->error);
-		goto out;
-	}
-	if (start_metrics(&mon)) {
+	else if (start_metrics(&mon))
 		result = CA_RESULT_BAD_OPTIONS;
-		goto out;
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	live.on_drain = on_drain;
-	live.on_page = mon.save_path ? keep_page : NULL;
-	live.user = &mon;
-	if (ca_live_open(&source, &live)) {
-		ca_cli_error("monitor: %s", source.error);
-		ca_source_close(&source);
-		result = CA_RESULT_BAD_INPUT;
-		goto out;
-	}
-	if (source.warning[0])
-		fprintf(stderr, "coreaudit: %s\n", source.warning);
-	if (!mon.is_quiet)
-		fprintf(stderr, "coreaudit: monitoring in tracefs instance %s; SIGINT to stop\n",
-			ca_live_instance_name(&source));
-	result = ca_audit_feed(mon.audit, &source);
-	save_evidence(&mon, &source, result);
-	ca_source_close(&source);
-	if (result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS) {
-		ca_cli_error("%s", mon.audit->error);
-	} else {
-		ca_report_find(parsed.is_json ? "json" : "text")->write(stdout, mon.audit, &report);
-		ca_report_lttng(NULL, mon.audit, &report);
-		publish_metrics(&mon, true);
-	}
-out:
+	else
+		result = watch(&mon, &live, parsed.is_json);
 	ca_metrics_stop(mon.server);
 	ca_audit_free(mon.audit);
 	free(mon.audit);
