@@ -41,11 +41,6 @@ void ca_hist_windows(const struct ca_audit *audit, struct ca_hist *hist)
 	}
 }
 
-static int log2_bin(uint64_t value)
-{
-	return value > 1 ? 63 - __builtin_clzll(value) : 0;
-}
-
 void ca_hist_forced_idle(const struct ca_audit *audit, struct ca_hist *hist)
 {
 	const struct ca_timeline *tl = &audit->pipeline->timeline;
@@ -63,7 +58,7 @@ void ca_hist_forced_idle(const struct ca_audit *audit, struct ca_hist *hist)
 			uint64_t end = i + 1 < c->count ? c->segments[i + 1].start : tl->end_ts;
 
 			if (c->segments[i].kind == CA_TL_FORCED && end > c->segments[i].start)
-				s->bins[log2_bin(end - c->segments[i].start)]++;
+				s->bins[ca_log2_bin(end - c->segments[i].start)]++;
 		}
 	}
 	hist->count = 1;

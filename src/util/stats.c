@@ -148,8 +148,7 @@ struct ca_summary ca_durations_summary(struct ca_durations *set)
 	return summary;
 }
 
-/* The bin of @value in a power-of-two histogram: floor(log2), 0 for 0 and 1. */
-static int log2_bin(uint64_t value)
+int ca_log2_bin(uint64_t value)
 {
 	return value > 1 ? highest_bit(value) : 0;
 }
@@ -160,10 +159,10 @@ void ca_durations_log2(const struct ca_durations *set, uint64_t bins[CA_LOG2_BIN
 		bins[i] = 0;
 	if (!set->buckets) {
 		for (size_t i = 0; i < set->count; i++)
-			bins[log2_bin(set->values[i])]++;
+			bins[ca_log2_bin(set->values[i])]++;
 		return;
 	}
 	/* A log-linear bucket never straddles a power of two: its upper bound's bin is its own. */
 	for (size_t bucket = 0; bucket < BUCKET_COUNT; bucket++)
-		bins[log2_bin(bucket_upper(bucket))] += set->buckets[bucket];
+		bins[ca_log2_bin(bucket_upper(bucket))] += set->buckets[bucket];
 }

@@ -41,6 +41,9 @@ struct ca_summary ca_durations_summary(struct ca_durations *set);
 
 #define CA_LOG2_BINS 64
 
+/** ca_log2_bin() - the bin of @value in a power-of-two histogram: floor(log2), 0 for 0 and 1 */
+int ca_log2_bin(uint64_t value);
+
 /**
  * ca_durations_log2() - how many of @set fall in each power of two: @bins[i]
  *                       counts the values from 2^i to 2^(i+1) - 1 (bin 0 also
