@@ -11,6 +11,7 @@
 #include "coreaudit/duration.h"
 #include "observed.h"
 #include "pipeline.h"
+#include "sources/cut.h"
 #include "sources/stream.h"
 
 #define DEFAULT_GRACE_NS 5000000ull	/* 5 ms: see coreaudit-audit(1), GRACE PERIOD */
@@ -24,6 +25,7 @@ struct run {
 	bool is_ready;			/* state and checks set up */
 	bool is_topology_from_option;
 	int bad_cpu;			/* an event's CPU outside the topology */
+	struct ca_cut span;		/* the part of the trace audited (--from, --to) */
 };
 
 void ca_audit_options_default(struct ca_audit_options *opts)
@@ -216,12 +218,24 @@ static int consume(void *ctx, const struct ca_event *ev)
 	struct run *run = ctx;
 	struct ca_audit *audit = run->audit;
 
+	/* An IPI to a CPU mask is one event per target: counted once, as a send. */
+	bool is_counted = ev->kind != CA_EV_IPI || ev->ipi.is_first_target;
+
 	if (ca_topology_core_of(&audit->pipeline->state.topo, ev->cpu) < 0) {
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
-	/* An IPI to a CPU mask is one event per target: counted once, as a send. */
-	if (ev->kind == CA_EV_IPI && !ev->ipi.is_first_target)
+	switch (ca_cut_place(&run->span, ev->ts)) {
+	case CA_CUT_BEFORE:
+		audit->events_before += is_counted;
+		return ca_state_learn(&audit->pipeline->state, ev);
+	case CA_CUT_AFTER:
+		audit->events_after += is_counted;
+		return 0;
+	case CA_CUT_INSIDE:
+		break;
+	}
+	if (!is_counted)
 		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
@@ -798,6 +812,31 @@ static bool is_handed_off(const struct ca_audit *audit, const struct ca_source *
 	return audit->opts.threads > 1 && strcmp(source->info.format, "live");
 }
 
+static void note_span(struct ca_audit *audit, const struct ca_cut *span)
+{
+	audit->is_cut = span->is_cut;
+	audit->cut_from_ts = span->from_ts;
+	audit->cut_to_ts = span->to_ts;
+	audit->trace_first_ts = span->first_ts;
+	audit->trace_last_ts = span->last_ts;
+}
+
+/* --from/--to leave no event of the trace: the options do not fit the file. */
+static enum ca_result outside_span(struct ca_audit *audit)
+{
+	char from[40] = "the start", to[40] = "the end", first[32], last[32];
+
+	if (audit->opts.from.is_set)
+		strcat(ca_format_timestamp(audit->cut_from_ts, from, sizeof(from) - 2), " s");
+	if (audit->opts.to.is_set)
+		strcat(ca_format_timestamp(audit->cut_to_ts, to, sizeof(to) - 2), " s");
+	return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: no event lies in the span asked for "
+			  "(--from, --to), %s to %s: the trace runs from %s s to %s s",
+			  audit->opts.path, from, to,
+			  ca_format_timestamp(audit->trace_first_ts, first, sizeof(first)),
+			  ca_format_timestamp(audit->trace_last_ts, last, sizeof(last)));
+}
+
 static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 {
 	struct ca_audit *audit = run->audit;
@@ -823,6 +862,9 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	ca_stream_free(&run->stream);
 	if (ret)
 		return explain_read_error(run, source, ret);
+	note_span(audit, &run->span);
+	if (!audit->events && run->span.is_cut && run->span.has_events)
+		return outside_span(audit);
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
@@ -871,6 +913,7 @@ enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
 	struct run run = { .audit = audit, .is_topology_from_option = audit->opts.has_topology };
 	enum ca_result code;
 
+	ca_cut_init(&run.span, &audit->opts.from, &audit->opts.to);
 	if (!audit->pipeline)
 		return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: ca_audit_begin() did not succeed",
 				  source->path);

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "coreaudit/duration.h"
 #include "observed.h"
@@ -45,8 +46,7 @@ static const char *when(uint64_t ts, bool is_end, char *buf, size_t len)
 	if (is_end)
 		snprintf(buf, len, "the end");
 	else
-		snprintf(buf, len, "%" PRIu64 ".%09" PRIu64 " s", ts / 1000000000u,
-			 ts % 1000000000u);
+		strcat(ca_format_timestamp(ts, buf, len - 2), " s");
 	return buf;
 }
 

@@ -23,6 +23,13 @@ enum ca_identity {
 	CA_IDENTITY_TAG,	/* coreaudit-tag markers (--tags markers) */
 };
 
+/* A bound of the span to audit: a trace timestamp, or ns after the first event. */
+struct ca_time_bound {
+	bool is_set;
+	bool is_relative;	/* ns after the trace's first event ("+2s") */
+	uint64_t ns;
+};
+
 struct ca_audit_options {
 	const char *path;
 	bool has_topology;
@@ -60,6 +67,9 @@ struct ca_audit_options {
 					 * grows with the trace) */
 	int threads;			/* 2 or more: a file is read on one thread while
 					 * its events are checked on another (1: one) */
+	struct ca_time_bound from;	/* audit only from here (--from; unset: the start) */
+	struct ca_time_bound to;	/* up to here (--to; unset: the end); cookies and tags
+					 * set before @from are still learned */
 };
 
 enum ca_verdict {
@@ -116,6 +126,13 @@ struct ca_audit {
 	double forced_idle_pct;
 	uint64_t max_starved_ns;
 	int max_starved_pid;
+	bool is_cut;			/* --from or --to: only part of the trace audited */
+	uint64_t cut_from_ts;		/* the span asked for, as trace timestamps */
+	uint64_t cut_to_ts;		/* UINT64_MAX: to the end */
+	uint64_t events_before;		/* events outside it: not audited */
+	uint64_t events_after;
+	uint64_t trace_first_ts;	/* the whole trace's first and last events */
+	uint64_t trace_last_ts;
 	char error[600];	/* for CA_RESULT_BAD_INPUT / CA_RESULT_BAD_OPTIONS */
 	bool is_abandoned;	/* a library faulted mid-read: do not free */
 };

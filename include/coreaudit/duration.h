@@ -26,4 +26,11 @@ int ca_parse_duration(const char *text, uint64_t *ns);
 /** ca_format_duration() - @ns as "61.2us", "1.503ms", "4.073s" in @buf. Return: @buf. */
 char *ca_format_duration(uint64_t ns, char *buf, size_t len);
 
+/**
+ * ca_format_timestamp() - a trace timestamp @ts (ns) as seconds with all nine
+ *                         decimals, "5612.345678901", in @buf (no unit)
+ * Return: @buf.
+ */
+char *ca_format_timestamp(uint64_t ts, char *buf, size_t len);
+
 #endif

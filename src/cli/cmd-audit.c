@@ -61,6 +61,12 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
 	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
+	CA_OPTION(CA_LONG_ONLY('f'), "from", CA_OPT_TIME, "TIME",
+	  "audit from TIME on: a timestamp in seconds as\ntrace-cmd report prints it "
+	  "(5612.345678), or +DUR\nafter the first event (+2s, +1.5); cookies and tags\n"
+	  "set before are still known"),
+	CA_OPTION(CA_LONG_ONLY('t'), "to", CA_OPT_TIME, "TIME",
+	  "audit up to TIME (as --from); events after it are\nnot read into the audit"),
 	CA_OPTION('i', "input", CA_OPT_FILE_EACH, "FILE",
 	  "a trace to audit, as trace-cmd's -i (give it once\nper file; files may also follow "
 	  "the options;\nnone: trace.dat; -: report text on stdin)"),
@@ -125,6 +131,8 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --max-accounting-error 10 trace.dat\n"
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
+		"  coreaudit audit --from +2s --to +4s trace.dat\n"
+		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
@@ -173,6 +181,10 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->perfetto_path = value->text;
 	else if (id == CA_LONG_ONLY('G'))
 		parsed->svg_dir = value->text;
+	else if (id == CA_LONG_ONLY('f') || id == CA_LONG_ONLY('t'))
+		*(id == CA_LONG_ONLY('f') ? &parsed->opts->from : &parsed->opts->to) =
+			(struct ca_time_bound){ .is_set = true, .is_relative = value->is_relative,
+						.ns = value->ns };
 	return 0;
 }
 
@@ -241,6 +253,21 @@ static int check_pictures(struct parsed *parsed)
 	return 0;
 }
 
+/* --from before --to, when both count from the same origin. */
+static int check_span(const struct ca_audit_options *opts)
+{
+	if (!opts->from.is_set || !opts->to.is_set ||
+	    opts->from.is_relative != opts->to.is_relative || opts->from.ns < opts->to.ns)
+		return 0;
+	char from[32], to[32];
+
+	ca_cli_error("audit: --from %s%s s is not before --to %s%s s",
+		     opts->from.is_relative ? "+" : "", ca_format_timestamp(opts->from.ns, from,
+									 sizeof(from)),
+		     opts->to.is_relative ? "+" : "", ca_format_timestamp(opts->to.ns, to, sizeof(to)));
+	return -1;
+}
+
 /* Return: 0, 1 after --help, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct parsed *parsed)
 {
@@ -254,6 +281,8 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 	if (!parsed->file_count)
 		parsed->files[parsed->file_count++] = "trace.dat";	/* as trace-cmd report */
 	if (check_output(parsed, "junit", parsed->junit_path))
+		return -1;
+	if (check_span(parsed->opts))
 		return -1;
 	if (parsed->opts->baseline_margin_pct != default_margin && !parsed->opts->baseline_path) {
 		ca_cli_error("audit: --baseline-margin without --baseline; see coreaudit audit --help");

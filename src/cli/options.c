@@ -99,6 +99,19 @@ static int parse_choice(const struct ca_option *opt, const char *text, int *choi
 	return bad_value(opt, text, expected);
 }
 
+/* A bare number of seconds ("10", "5612.345678") or a duration with its unit. */
+static int parse_seconds(const char *text, uint64_t *ns)
+{
+	char with_unit[64];
+
+	if (!*text || text[strspn(text, "0123456789.")] != '\0')
+		return ca_parse_duration(text, ns);
+	if (strlen(text) > 60)
+		return -ERANGE;
+	snprintf(with_unit, sizeof(with_unit), "%.60ss", text);
+	return ca_parse_duration(with_unit, ns);
+}
+
 static int parse_value(const struct ca_option *opt, const char *text, struct ca_opt_value *value)
 {
 	char err[160], expected[200];
@@ -113,12 +126,15 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		return *text ? 0 : bad_value(opt, text, "a non-empty value");
 	case CA_OPT_CHOICE:
 		return parse_choice(opt, text, &value->choice);
+	case CA_OPT_TIME:
+		value->is_relative = text[0] == '+';
+		if (parse_seconds(text + value->is_relative, &value->ns))
+			return bad_value(opt, text, "a trace timestamp in seconds (e.g. 5612.345678), "
+					 "or + and a time after the first event (e.g. +2s, +1.5)");
+		return 0;
 	case CA_OPT_SECONDS:
 		if (*text && text[strspn(text, "0123456789.")] == '\0') {
-			char with_unit[64];
-
-			snprintf(with_unit, sizeof(with_unit), "%.60ss", text);
-			ret = ca_parse_duration(with_unit, &value->ns);
+			ret = parse_seconds(text, &value->ns);
 			return ret ? bad_value(opt, text, "a number of seconds, or a duration with a "
 					       "unit: ns, us, ms or s (e.g. 10 or 500ms)") : 0;
 		}

@@ -22,6 +22,9 @@ enum ca_opt_kind {
 	CA_OPT_CHOICE,		/* one word of .choices ("records|pages") */
 	CA_OPT_DURATION,	/* ca_parse_duration(): 1ns and up, with a unit */
 	CA_OPT_SECONDS,		/* the same, or a bare number of seconds (rtla's -d 10) */
+	CA_OPT_TIME,		/* a trace timestamp in seconds ("5612.345678", as
+				 * trace-cmd report prints it), or "+" and CA_OPT_SECONDS
+				 * after the trace's first event ("+2s", "+1.5") */
 	CA_OPT_PERCENT,		/* ca_parse_percent(): 0 to 100 */
 	CA_OPT_COUNT,		/* ca_parse_count(): 1 to .max */
 	CA_OPT_COUNT0,		/* ca_parse_count(): 0 (off) to .max */
@@ -53,7 +56,8 @@ struct ca_option {
 /* A parsed value, by the option's kind. */
 struct ca_opt_value {
 	const char *text;	/* as given, for every kind */
-	uint64_t ns;		/* CA_OPT_DURATION */
+	uint64_t ns;		/* CA_OPT_DURATION, CA_OPT_SECONDS, CA_OPT_TIME */
+	bool is_relative;	/* CA_OPT_TIME: "+..." */
 	double pct;		/* CA_OPT_PERCENT */
 	uint64_t count;		/* CA_OPT_COUNT */
 	int choice;		/* CA_OPT_CHOICE: index into .choices */

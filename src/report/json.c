@@ -116,6 +116,21 @@ static json *unobserved(const struct ca_state *state)
 	return list;
 }
 
+/* --from, --to: the audited span's first and last events, and the events left out. */
+static json *cut(const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+	json *obj = json_object_new_object();
+
+	put(obj, "first_ts", u64(state->first_ts));
+	put(obj, "last_ts", u64(state->last_ts));
+	put(obj, "trace_first_ts", u64(audit->trace_first_ts));
+	put(obj, "trace_last_ts", u64(audit->trace_last_ts));
+	put(obj, "events_before", u64(audit->events_before));
+	put(obj, "events_after", u64(audit->events_after));
+	return obj;
+}
+
 static json *trace(const struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -130,6 +145,8 @@ static json *trace(const struct ca_audit *audit)
 	put(obj, "clock", str(audit->info.clock));
 	put(obj, "span_ns", u64(state->last_ts - state->first_ts));
 	put(obj, "events", u64(audit->events));
+	if (audit->is_cut)
+		put(obj, "cut", cut(audit));
 	put(obj, "cpus", json_object_new_int(cpus));
 	put(obj, "topology", topology(&state->topo));
 	put(obj, "topology_source", str(audit->is_topology_from_option ? "option" : "marker"));

@@ -51,6 +51,23 @@ static void write_observed(FILE *out, const struct ca_audit *audit)
 	fputc('\n', out);
 }
 
+/* --from, --to: which part of the trace was audited, and what was left out. */
+static void write_cut(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+	char first[32], last[32], trace_first[32], trace_last[32];
+
+	if (!audit->is_cut)
+		return;
+	fprintf(out, "  cut (--from, --to): audited %s s to %s s of a trace from %s s to %s s; "
+		"%" PRIu64 " events before and %" PRIu64 " after not audited (cookies and tags "
+		"set before known)\n", ca_format_timestamp(state->first_ts, first, sizeof(first)),
+		ca_format_timestamp(state->last_ts, last, sizeof(last)),
+		ca_format_timestamp(audit->trace_first_ts, trace_first, sizeof(trace_first)),
+		ca_format_timestamp(audit->trace_last_ts, trace_last, sizeof(trace_last)),
+		audit->events_before, audit->events_after);
+}
+
 static void write_trace(FILE *out, const struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -65,6 +82,7 @@ static void write_trace(FILE *out, const struct ca_audit *audit)
 		audit->is_topology_from_option ? "--topology" : "marker",
 		state->identity == CA_IDENTITY_TAG ? "tags (markers)" : "kernel cookies",
 		ca_cookie_source_name(state->cookie_source), audit->lost_events);
+	write_cut(out, audit);
 	write_observed(out, audit);
 	if (state->identity == CA_IDENTITY_TAG || audit->pipeline->has_rules)
 		fprintf(out, "  tags checked against kernel cookies: %s\n",

@@ -547,6 +547,46 @@ static void end_silence(struct ca_state *state, const struct ca_event *ev)
 		forget_cpu(state, ev->cpu, since, ev->ts);
 }
 
+/* A switch's tasks and the cookies its probe shows, nothing of the CPU. */
+static int learn_switch(struct ca_state *state, const struct ca_event *ev)
+{
+	const struct ca_switch *sw = &ev->sw;
+	struct ca_task *prev, *next;
+	int ret = switch_tasks(state, sw, &prev, &next);
+
+	if (ret)
+		return ret;
+	if (sw->has_cookies)
+		ca_identity_apply_probe(state, sw->prev_pid, sw->prev_cookie, sw->next_pid,
+					sw->next_cookie, 0, ev->ts);
+	if (prev)
+		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
+	if (next)
+		memcpy(next->comm, sw->next_comm, CA_COMM_LEN);
+	return 0;
+}
+
+int ca_state_learn(struct ca_state *state, const struct ca_event *ev)
+{
+	switch (ev->kind) {
+	case CA_EV_SWITCH:
+		return learn_switch(state, ev);
+	case CA_EV_FORK:
+		return apply_fork(state, ev);
+	case CA_EV_EXEC:
+		return apply_exec(state, ev);
+	case CA_EV_PRCTL_ENTER:
+		ca_identity_prctl_enter(state, ev);
+		return 0;
+	case CA_EV_PRCTL_EXIT:
+	case CA_EV_MARKER:
+	case CA_EV_COOKIE:
+		return apply_identity(state, ev);
+	default:
+		return 0;	/* what ran, was queued or was lost: not audited */
+	}
+}
+
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_cpu *c;

@@ -115,6 +115,15 @@ int ca_state_add_check(struct ca_state *state, struct ca_check *check);
 int ca_state_consume(struct ca_state *state, const struct ca_event *ev);
 
 /**
+ * ca_state_learn() - from an event before the audited span, only who the
+ *                    tasks are: their names, cookies and tags (a fork's
+ *                    inheritance, a prctl, a marker, a probe's cookies);
+ *                    nothing of the CPUs, and no check sees it
+ * Return: 0, or -ENOMEM.
+ */
+int ca_state_learn(struct ca_state *state, const struct ca_event *ev);
+
+/**
  * ca_state_finish() - close the trace at its last timestamp: a CPU still
  *                     unobserved then becomes unknown from where that began;
  *                     then every check's finish.

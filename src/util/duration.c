@@ -86,3 +86,10 @@ char *ca_format_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.3fs", ns / 1e9);
 	return buf;
 }
+
+char *ca_format_timestamp(uint64_t ts, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ts / 1000000000u),
+		 (unsigned long long)(ts % 1000000000u));
+	return buf;
+}
