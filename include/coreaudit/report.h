@@ -13,6 +13,7 @@
 
 struct ca_report_options {
 	int top;		/* rows in the worst-of tables */
+	bool is_colour;		/* text: the verdict and its reasons in ANSI colours */
 };
 
 struct ca_report {

@@ -91,6 +91,9 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('u'), "junit", CA_OPT_TEXT, "FILE",
 	  "also write the verdicts as JUnit XML for CI: a\ntestsuite per trace, a testcase per "
 	  "check, the\nworst findings in each failure"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('c'), "color", "WHEN",
+	  "colour the verdict and its reasons: auto (on a\nterminal, unless NO_COLOR is set; "
+	  "the default),\nalways or never", "auto|always|never"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
 	  MAX_TOP),
@@ -132,6 +135,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit -t 0,1 --max-transition 2ms trace.dat\n"
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --from +2s --to +4s trace.dat\n"
+		"  coreaudit audit --color always trace.dat | less -R\n"
 		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
@@ -151,6 +155,7 @@ struct parsed {
 	const char *html_path;
 	const char *perfetto_path;
 	const char *svg_dir;
+	int colour;		/* --color: 0 auto, 1 always, 2 never */
 	const char **files;	/* -i FILE and the operands, in order */
 	int file_count;
 };
@@ -181,6 +186,8 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->perfetto_path = value->text;
 	else if (id == CA_LONG_ONLY('G'))
 		parsed->svg_dir = value->text;
+	else if (id == CA_LONG_ONLY('c'))
+		parsed->colour = value->choice;
 	else if (id == CA_LONG_ONLY('f') || id == CA_LONG_ONLY('t'))
 		*(id == CA_LONG_ONLY('f') ? &parsed->opts->from : &parsed->opts->to) =
 			(struct ca_time_bound){ .is_set = true, .is_relative = value->is_relative,
@@ -268,6 +275,17 @@ static int check_span(const struct ca_audit_options *opts)
 	return -1;
 }
 
+/* --color auto: on a terminal that is not dumb, unless NO_COLOR is set (no-color.org). */
+static bool wants_colour(int colour)
+{
+	const char *no_colour = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (colour != 0)
+		return colour == 1;
+	return isatty(STDOUT_FILENO) && !(no_colour && *no_colour) &&
+	       !(term && !strcmp(term, "dumb"));
+}
+
 /* Return: 0, 1 after --help, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct parsed *parsed)
 {
@@ -284,6 +302,7 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 		return -1;
 	if (check_span(parsed->opts))
 		return -1;
+	parsed->report->is_colour = wants_colour(parsed->colour) && !parsed->is_json;
 	if (parsed->opts->baseline_margin_pct != default_margin && !parsed->opts->baseline_path) {
 		ca_cli_error("audit: --baseline-margin without --baseline; see coreaudit audit --help");
 		return -1;

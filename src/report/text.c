@@ -14,15 +14,32 @@
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
 
-static void write_verdict(FILE *out, const struct ca_audit *audit)
+/* SGR sequences: bold green, bold red, bold yellow, red, yellow, and back. */
+#define GREEN "\033[1;32m"
+#define RED "\033[1;31m"
+#define YELLOW "\033[1;33m"
+#define FAINT_RED "\033[31m"
+#define FAINT_YELLOW "\033[33m"
+#define PLAIN "\033[0m"
+
+/*
+ * The verdict and its reasons, coloured on a terminal: a failure red, what
+ * is unknown yellow, a pass green.
+ */
+static void write_verdict(FILE *out, const struct ca_audit *audit, bool is_colour)
 {
 	static const char *const words[] = { "PASS", "FAIL", "INCONCLUSIVE" };
+	static const char *const colours[] = { GREEN, RED, YELLOW };
 
-	fprintf(out, "coreaudit: %s\n", words[audit->verdict]);
+	fprintf(out, "coreaudit: %s%s%s\n", is_colour ? colours[audit->verdict] : "",
+		words[audit->verdict], is_colour ? PLAIN : "");
 	for (int i = 0; i < audit->reason_count; i++)
-		fprintf(out, "  - %s\n", audit->reasons[i]);
+		fprintf(out, "  - %s%s%s\n",
+			!is_colour ? "" : i < audit->failure_count ? FAINT_RED : FAINT_YELLOW,
+			audit->reasons[i], is_colour ? PLAIN : "");
 	for (int i = 0; i < audit->warning_count; i++)
-		fprintf(out, "warning: %s\n", audit->warnings[i]);
+		fprintf(out, "%swarning:%s %s\n", is_colour ? FAINT_YELLOW : "",
+			is_colour ? PLAIN : "", audit->warnings[i]);
 }
 
 /* How much of the span the audited CPUs were observed over, and which were not. */
@@ -475,7 +492,7 @@ static void write_rules(FILE *out, const struct ca_audit *audit, int top)
 
 void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
-	write_verdict(out, audit);
+	write_verdict(out, audit, opts->is_colour);
 	write_trace(out, audit);
 	write_cores(out, audit);
 	write_window_stats(out, audit);

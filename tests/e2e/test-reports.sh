@@ -3,6 +3,7 @@
 # validated against tests/e2e/junit.xsd, several traces in one call (each
 # reported, a summary, the worst exit status, a JSON array), and trace-cmd's
 # habits: -i FILE, trace.dat when no file is given, - for report text on stdin.
+# --color: the verdict coloured on a terminal.
 . "$(dirname "$0")/tap.sh"
 examples="$top_srcdir/examples"
 tenants="$examples/tenants-shared-core.dat"
@@ -134,3 +135,29 @@ check "... says so" grep -qF "coreaudit: --baseline $tap_tmp/array.json: no figu
 echo 'not json' > "$tap_tmp/junk.json"
 expect_exit 2 "--baseline of a file that is not JSON" "$coreaudit" audit --baseline "$tap_tmp/junk.json" "$cookies"
 expect_exit 2 "--baseline-margin without --baseline" "$coreaudit" audit --baseline-margin 5 "$cookies"
+
+# 7. --color: the verdict green, red or yellow on a terminal, never in a pipe or under NO_COLOR.
+esc=$(printf '\033')
+expect_exit 0 "--color always: passes" "$coreaudit" audit --color always "$cookies"
+check "... PASS in bold green" grep -qx "coreaudit: ${esc}\[1;32mPASS${esc}\[0m" "$tap_tmp/out"
+check "... nothing else coloured" test "$(grep -c "$esc" "$tap_tmp/out")" = 1
+expect_exit 1 "--color always on a failing trace" "$coreaudit" audit --color always --tags markers "$tenants"
+check "... FAIL in bold red, its failure red, what is unknown yellow" sh -c \
+	"grep -qx 'coreaudit: ${esc}\[1;31mFAIL${esc}\[0m' '$tap_tmp/out' &&
+	 grep -q '^  - ${esc}\[31m3 co-run windows' '$tap_tmp/out' &&
+	 grep -q '^  - ${esc}\[33m' '$tap_tmp/out'"
+expect_exit 1 "--color auto (the default) in a pipe" "$coreaudit" audit --tags markers "$tenants"
+check "... no escape at all" sh -c "! grep -q '$esc' '$tap_tmp/out'"
+if command -v script > /dev/null; then
+	script -qc "'$coreaudit' audit '$cookies'" /dev/null > "$tap_tmp/tty" < /dev/null
+	check "--color auto on a terminal: coloured" grep -q "PASS${esc}\[0m" "$tap_tmp/tty"
+	NO_COLOR=1 script -qc "'$coreaudit' audit '$cookies'" /dev/null > "$tap_tmp/tty" < /dev/null
+	check "... not under NO_COLOR" sh -c "! grep -q '$esc' '$tap_tmp/tty'"
+	TERM=dumb script -qc "'$coreaudit' audit '$cookies'" /dev/null > "$tap_tmp/tty" < /dev/null
+	check "... nor on a dumb terminal" sh -c "! grep -q '$esc' '$tap_tmp/tty'"
+else
+	skip "script (bsdutils) is not installed: no terminal to test --color auto on"
+fi
+expect_exit 0 "--color always --json: the JSON stays plain" "$coreaudit" audit --color always --json "$cookies"
+check "... no escape in it" sh -c "! grep -q '$esc' '$tap_tmp/out'"
+expect_exit 2 "--color sometimes: a usage error" "$coreaudit" audit --color sometimes "$cookies"
