@@ -26,6 +26,7 @@ struct run {
 	bool is_topology_from_option;
 	int bad_cpu;			/* an event's CPU outside the topology */
 	struct ca_cut span;		/* the part of the trace audited (--from, --to) */
+	uint64_t events_read;		/* every event, audited or not: for on_progress */
 };
 
 void ca_audit_options_default(struct ca_audit_options *opts)
@@ -213,6 +214,28 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	return ret;
 }
 
+/*
+ * --explain: at the first event the instant is resolved (it may be "+DUR")
+ * and the isolation check told; before the first event past it, the state is
+ * what ran at it.
+ */
+static int explain_at(struct run *run, uint64_t ts)
+{
+	struct ca_audit_pipeline *pipeline = run->audit->pipeline;
+	struct ca_explain *explain = &pipeline->explain;
+	const struct ca_time_bound *bound = &run->audit->opts.explain;
+
+	if (!explain->is_asked) {
+		explain->is_asked = true;
+		explain->ts = !bound->is_relative ? bound->ns :
+			      bound->ns > UINT64_MAX - ts ? UINT64_MAX : ts + bound->ns;
+		ca_isolation_explain(&pipeline->isolation, explain->ts);
+	}
+	if (explain->is_taken || ts <= explain->ts)
+		return 0;
+	return ca_explain_take(explain, &pipeline->state);
+}
+
 static int consume(void *ctx, const struct ca_event *ev)
 {
 	struct run *run = ctx;
@@ -225,6 +248,15 @@ static int consume(void *ctx, const struct ca_event *ev)
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
+	if (audit->opts.explain.is_set) {
+		int ret = explain_at(run, ev->ts);
+
+		if (ret)
+			return ret;
+	}
+	if (audit->opts.on_progress && !(++run->events_read % CA_PROGRESS_EVENTS))
+		audit->opts.on_progress(audit->opts.progress_ctx, run->events_read,
+					ev->ts > run->span.first_ts ? ev->ts - run->span.first_ts : 0);
 	switch (ca_cut_place(&run->span, ev->ts)) {
 	case CA_CUT_BEFORE:
 		audit->events_before += is_counted;
@@ -301,10 +333,14 @@ static void summarise(struct ca_audit *audit)
 	audit->forced_idle_pct = known_total ? 100.0 * fi_total / known_total : 0;
 	ca_observed_sum(audit);
 	for (uint32_t i = 0; i < audit->pipeline->forcedidle.task_count; i++) {
-		if (audit->pipeline->forcedidle.tasks[i].longest_starved_ns <= audit->max_starved_ns)
+		const struct ca_fi_task *t = &audit->pipeline->forcedidle.tasks[i];
+
+		if (t->longest_starved_ns <= audit->max_starved_ns)
 			continue;
-		audit->max_starved_ns = audit->pipeline->forcedidle.tasks[i].longest_starved_ns;
-		audit->max_starved_pid = audit->pipeline->forcedidle.tasks[i].pid;
+		audit->max_starved_ns = t->longest_starved_ns;
+		audit->max_starved_pid = t->pid;
+		audit->max_starved_cpu = t->longest_starved_cpu;
+		audit->max_starved_start = t->longest_starved_start;
 	}
 }
 
@@ -395,7 +431,7 @@ static void judge_thresholds(struct ca_audit *audit)
 {
 	const struct ca_audit_options *opts = &audit->opts;
 	struct ca_reason *reason;
-	char a[32], b[32];
+	char a[32], b[32], ts[32];
 
 	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct > opts->max_forced_idle_pct) {
 		reason = add_reason(audit, "forced idle %.2f%% of CPU time exceeds --max-forced-idle "
@@ -405,13 +441,16 @@ static void judge_thresholds(struct ca_audit *audit)
 	}
 	if (opts->max_starvation_ns >= 0 &&
 	    audit->max_starved_ns > (uint64_t)opts->max_starvation_ns) {
-		reason = add_reason(audit, "task %d starved %s at a stretch, over --max-starvation %s",
-				    audit->max_starved_pid,
+		reason = add_reason(audit, "task %d starved %s at a stretch (from %s s, queued on "
+				    "CPU %d), over --max-starvation %s", audit->max_starved_pid,
 				    ca_format_duration(audit->max_starved_ns, a, sizeof(a)),
+				    ca_format_timestamp(audit->max_starved_start, ts, sizeof(ts)),
+				    audit->max_starved_cpu,
 				    ca_format_duration(opts->max_starvation_ns, b, sizeof(b)));
 		ca_reason_measure(reason, "max-starvation", (double)audit->max_starved_ns, "ns");
 		ca_reason_limit(reason, (double)opts->max_starvation_ns, "ns");
 		reason->pid = audit->max_starved_pid;
+		reason->cpu = audit->max_starved_cpu;
 	}
 }
 
@@ -868,7 +907,11 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
-	ret = ca_state_finish(&audit->pipeline->state);
+	if (audit->pipeline->explain.is_asked && !audit->pipeline->explain.is_taken &&
+	    audit->pipeline->explain.ts <= run->span.last_ts)
+		ret = ca_explain_take(&audit->pipeline->explain, &audit->pipeline->state);
+	if (!ret)
+		ret = ca_state_finish(&audit->pipeline->state);
 	if (ret == -ENOMEM)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: out of memory", audit->opts.path);
 	if (ret)
@@ -962,6 +1005,7 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_owed_free(&pipeline->inversion);
 	ca_owed_free(&pipeline->unjust);
 	ca_accounting_free(&pipeline->accounting);
+	ca_explain_free(&pipeline->explain);
 	ca_state_free(&pipeline->state);
 	free(pipeline);
 	audit->pipeline = NULL;

@@ -19,6 +19,7 @@
 #include "checks/reselect.h"
 #include "checks/timeline.h"
 #include "coreaudit/audit.h"
+#include "explain.h"
 #include "rules/rules.h"
 #include "state/state.h"
 
@@ -37,6 +38,7 @@ struct ca_audit_pipeline {
 	bool has_rules;		/* opts.rules_path was given and parsed */
 	struct ca_rules rules;
 	struct ca_policy policy;	/* with has_rules */
+	struct ca_explain explain;	/* opts.explain: the state at that instant */
 };
 
 #endif

@@ -70,7 +70,16 @@ struct ca_audit_options {
 	struct ca_time_bound from;	/* audit only from here (--from; unset: the start) */
 	struct ca_time_bound to;	/* up to here (--to; unset: the end); cookies and tags
 					 * set before @from are still learned */
+	struct ca_time_bound explain;	/* --explain: what ran at this instant, and the
+					 * windows open there with their evidence */
+	/* Told every CA_PROGRESS_EVENTS events read, for a progress line (NULL: not),
+	 * on the thread that runs the checks: how many so far, and how far into the
+	 * trace the last one is (ns after its first event). */
+	void (*on_progress)(void *ctx, uint64_t events_read, uint64_t into_ns);
+	void *progress_ctx;
 };
+
+#define CA_PROGRESS_EVENTS 65536
 
 enum ca_verdict {
 	CA_VERDICT_PASS,
@@ -124,8 +133,10 @@ struct ca_audit {
 	uint64_t unobserved_ns;		/* CPU time not observed: lost, silent, never seen */
 	int unobserved_cpus;
 	double forced_idle_pct;
-	uint64_t max_starved_ns;
-	int max_starved_pid;
+	uint64_t max_starved_ns;	/* the longest stretch any task starved, */
+	int max_starved_pid;		/* which task, */
+	int max_starved_cpu;		/* queued on which forced-idle CPU, */
+	uint64_t max_starved_start;	/* from when (ns, the trace's clock) */
 	bool is_cut;			/* --from or --to: only part of the trace audited */
 	uint64_t cut_from_ts;		/* the span asked for, as trace timestamps */
 	uint64_t cut_to_ts;		/* UINT64_MAX: to the end */

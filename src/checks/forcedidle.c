@@ -45,7 +45,8 @@ static struct ca_fi_task *fi_task(struct ca_forcedidle *fi, int pid)
 	return task;
 }
 
-static void starve(struct ca_forcedidle *fi, int pid, uint64_t from, uint64_t to)
+/* @pid starved from @from to @to, queued on forced-idle @cpu: its stretch goes on or begins. */
+static void starve(struct ca_forcedidle *fi, int pid, int cpu, uint64_t from, uint64_t to)
 {
 	struct ca_fi_task *task = fi_task(fi, pid);
 
@@ -53,11 +54,19 @@ static void starve(struct ca_forcedidle *fi, int pid, uint64_t from, uint64_t to
 		fi->base.error = -ENOMEM;
 		return;
 	}
-	task->stretch_ns = task->stretch_end == from ? task->stretch_ns + (to - from) : to - from;
+	if (task->stretch_end != from || !task->stretch_ns) {
+		task->stretch_ns = 0;
+		task->stretch_start = from;
+		task->stretch_cpu = cpu;
+	}
+	task->stretch_ns += to - from;
 	task->stretch_end = to;
 	task->starved_ns += to - from;
-	if (task->stretch_ns > task->longest_starved_ns)
+	if (task->stretch_ns > task->longest_starved_ns) {
 		task->longest_starved_ns = task->stretch_ns;
+		task->longest_starved_start = task->stretch_start;
+		task->longest_starved_cpu = task->stretch_cpu;
+	}
 }
 
 /* The kernel model's charge of @ns to @pid (kernelfi.c). */
@@ -165,7 +174,7 @@ static void account_interval(struct ca_forcedidle *fi, const struct ca_state *st
 			continue;
 		fi->per_cpu_ns[cpu] += to - from;
 		for (int q = 0; q < c->queued_count; q++)
-			starve(fi, c->queued[q], from, to);
+			starve(fi, c->queued[q], cpu, from, to);
 	}
 }
 

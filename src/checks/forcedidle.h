@@ -24,8 +24,12 @@ struct ca_fi_task {
 	uint64_t kernel_ns;		/* charged as the kernel would */
 	uint64_t starved_ns;
 	uint64_t longest_starved_ns;
+	uint64_t longest_starved_start;	/* where that stretch began, */
+	int longest_starved_cpu;	/* queued on which forced-idle CPU */
 	uint64_t stretch_ns;		/* current stretch */
+	uint64_t stretch_start;
 	uint64_t stretch_end;		/* where the current stretch ended */
+	int stretch_cpu;
 };
 
 struct ca_kernelfi;	/* the kernel's accounting, followed (checks/kernelfi.h) */

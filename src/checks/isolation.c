@@ -104,12 +104,71 @@ static void track_causes(struct ca_isolation *iso, const struct ca_state *state,
 			 const struct ca_event *ev)
 {
 	/* The evidence shown for unexplained windows: only when causes are told. */
-	if (iso->has_causes && ev->kind != CA_EV_IDLE && ev->kind != CA_EV_LOST &&
-	    is_worth_remembering(state, ev))
+	if ((iso->has_causes || iso->has_explain) && ev->kind != CA_EV_IDLE &&
+	    ev->kind != CA_EV_LOST && is_worth_remembering(state, ev))
 		remember_event(iso, ev);
 	if (iso->has_causes && ev->kind != CA_EV_LOST)
 		note_window_events(iso, state, ev);
 	ca_causes_track(&iso->causes, ev);
+}
+
+/* The shortest window's place in a full store, of those not pinned. */
+static void find_shortest(struct ca_isolation *iso)
+{
+	int shortest = -1;
+
+	for (int i = 0; i < CA_EVIDENCE_WINDOWS; i++)
+		if (!iso->evidence[i].is_pinned &&
+		    (shortest < 0 || iso->evidence[i].length < iso->evidence[shortest].length))
+			shortest = i;
+	iso->evidence_shortest = shortest;
+}
+
+/*
+ * The store's place for a window of @length: a free one, else the shortest
+ * window's when this one is longer (the report shows the longest first) or
+ * is @is_pinned (at --explain's instant); -1: none.
+ */
+static int evidence_slot(struct ca_isolation *iso, uint64_t length, bool is_pinned)
+{
+	int slot;
+
+	if (iso->evidence_count < CA_EVIDENCE_WINDOWS)
+		slot = iso->evidence_count++;
+	else if (iso->evidence_shortest >= 0 &&
+		 (is_pinned || length > iso->evidence[iso->evidence_shortest].length))
+		slot = iso->evidence_shortest;
+	else
+		return -1;
+	iso->evidence[slot].length = length;
+	iso->evidence[slot].is_pinned = is_pinned;
+	if (iso->evidence_count == CA_EVIDENCE_WINDOWS)
+		find_shortest(iso);
+	return slot;
+}
+
+/* Whether @window is open at --explain's instant. */
+static bool is_at_explain(const struct ca_isolation *iso, const struct ca_window *window)
+{
+	return iso->has_explain && window->start <= iso->explain_ts &&
+	       iso->explain_ts < window->end;
+}
+
+static void keep_explained(struct ca_isolation *iso, const struct ca_window *window)
+{
+	if (iso->explained_count == CA_EXPLAINED_WINDOWS)
+		iso->explained_dropped++;
+	else
+		iso->explained[iso->explained_count++] = *window;
+}
+
+const struct ca_evidence *ca_isolation_evidence(const struct ca_isolation *iso,
+						const struct ca_window *window)
+{
+	for (int i = 0; window->evidence >= 0 && i < iso->evidence_count; i++)
+		if (iso->evidence[i].serial == window->evidence)
+			return &iso->evidence[i];
+	return NULL;
 }
 
 /* The recent events of both CPUs of an unexplained window, in time order. */
@@ -117,10 +176,12 @@ static int keep_evidence(struct ca_isolation *iso, const struct ca_window *windo
 {
 	struct ca_evidence *e;
 	uint64_t from = window->start > EVIDENCE_BEFORE_NS ? window->start - EVIDENCE_BEFORE_NS : 0;
+	int slot = evidence_slot(iso, window->end - window->start, is_at_explain(iso, window));
 
-	if (iso->evidence_count == CA_EVIDENCE_WINDOWS)
+	if (slot < 0)
 		return -1;
-	e = &iso->evidence[iso->evidence_count];
+	e = &iso->evidence[slot];
+	e->serial = iso->evidence_serial++;
 	e->count = 0;
 	for (int side = 0; side < 2; side++) {
 		const struct ca_cpu_recent *r = &iso->recent[window->cpus[side]];
@@ -140,7 +201,7 @@ static int keep_evidence(struct ca_isolation *iso, const struct ca_window *windo
 			e->lines[j] = e->lines[j - 1];
 			e->lines[j - 1] = t;
 		}
-	return iso->evidence_count++;
+	return e->serial;
 }
 
 static struct ca_isolation *to_isolation(struct ca_check *check)
@@ -283,6 +344,8 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 	int ret;
 
 	step_window(iso, window, CA_WIN_ON_JUDGE);
+	if (is_at_explain(iso, window))
+		keep_explained(iso, window);
 	if (is_judged && ca_durations_add(&iso->by_cause[window->cause], length))
 		iso->base.error = -ENOMEM;
 	if (is_judged && window->kind == CA_WINDOW_UNKNOWN &&
@@ -567,7 +630,7 @@ static void close_segment(struct ca_isolation *iso, const struct ca_state *state
 	/* Declared apart, one kernel cookie: the kernel never kept them apart. */
 	if (state->identity == CA_IDENTITY_TAG && ca_causes_is_same_cookie(&seg->leaving, state))
 		window.cause = CA_CAUSE_SAME_COOKIE;
-	if (window.cause == CA_CAUSE_UNEXPLAINED)
+	if (window.cause == CA_CAUSE_UNEXPLAINED || is_at_explain(iso, &window))
 		window.evidence = keep_evidence(iso, &window);
 	if (ca_pending_add(&iso->pending, &window, (bool[2]){ false, false }) < 0)
 		iso->base.error = -ENOMEM;
@@ -739,6 +802,12 @@ void ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_
 	iso->base.event = isolation_event;
 	iso->grace_ns = grace_ns;
 	iso->list_limit = list_limit;
+}
+
+void ca_isolation_explain(struct ca_isolation *iso, uint64_t ts)
+{
+	iso->has_explain = true;
+	iso->explain_ts = ts;
 }
 
 void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,

@@ -43,7 +43,8 @@ struct ca_window {
 	bool is_uncertain;	/* a missed switch: who ran is not known */
 	enum ca_window_cause cause;
 	int leaving_cpu;	/* the sibling that had to leave; -1 not known */
-	int evidence;		/* index into the evidence store, -1 none */
+	int evidence;		/* its serial in the evidence store (-1 none; it may have
+				 * given its place to a longer window since) */
 	struct ca_window_task tasks[2];
 	uint8_t state;		/* its lifecycle: enum ca_window_state (checks/window.dot) */
 };
@@ -61,8 +62,13 @@ struct ca_trace_line {
 #define CA_RECENT_EVENTS 8
 #define CA_EVIDENCE_LINES 24
 #define CA_EVIDENCE_WINDOWS 64
+#define CA_EXPLAINED_WINDOWS 16	/* windows at --explain's instant kept (pinned: fewer
+				 * than CA_EVIDENCE_WINDOWS) */
 
 struct ca_evidence {
+	int serial;		/* of the window it shows (struct ca_window.evidence) */
+	uint64_t length;	/* that window's */
+	bool is_pinned;		/* a window at --explain's instant: never given away */
 	int count;
 	struct ca_trace_line lines[CA_EVIDENCE_LINES];
 };
@@ -126,8 +132,18 @@ struct ca_isolation {
 	int core_count;
 	struct ca_durations by_cause[CA_CAUSE_COUNT];
 	struct ca_summary cause_summary[CA_CAUSE_COUNT];
+	/* Kept for the longest unexplained windows: a full store gives its shortest one's
+	 * place to a longer window. */
 	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];
 	int evidence_count;
+	int evidence_shortest;		/* of a full store */
+	int evidence_serial;		/* windows given evidence so far */
+	/* --explain: the windows open at this instant, judged, with their evidence. */
+	bool has_explain;
+	uint64_t explain_ts;
+	struct ca_window explained[CA_EXPLAINED_WINDOWS];
+	int explained_count;
+	uint64_t explained_dropped;	/* more than CA_EXPLAINED_WINDOWS */
 	uint64_t grace_ns;
 	size_t list_limit;	/* windows kept with detail */
 	struct ca_segment (*segments)[CA_MAX_SIBLINGS][CA_MAX_SIBLINGS];	/* [core_count] */
@@ -176,6 +192,19 @@ void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_n
 
 void ca_isolation_free(struct ca_isolation *iso);
 
+/**
+ * ca_isolation_explain() - keep the windows open at @ts apart (with their
+ *                          evidence) for --explain; before the first event
+ */
+void ca_isolation_explain(struct ca_isolation *iso, uint64_t ts);
+
 const char *ca_window_kind_name(enum ca_window_kind kind);
+
+/**
+ * ca_isolation_evidence() - the events around @window kept in @iso's store
+ * Return: them, or NULL: none were kept, or a longer window took their place.
+ */
+const struct ca_evidence *ca_isolation_evidence(const struct ca_isolation *iso,
+						const struct ca_window *window);
 
 #endif

@@ -18,6 +18,7 @@
 #include "coreaudit/report.h"
 #include "cli.h"
 #include "guard.h"
+#include "meter.h"
 #include "options.h"
 
 #define DEFAULT_TOP 10
@@ -67,6 +68,9 @@ static const struct ca_option options[] = {
 	  "set before are still known"),
 	CA_OPTION(CA_LONG_ONLY('t'), "to", CA_OPT_TIME, "TIME",
 	  "audit up to TIME (as --from); events after it are\nnot read into the audit"),
+	CA_OPTION(CA_LONG_ONLY('x'), "explain", CA_OPT_TIME, "TIME",
+	  "what every CPU ran at TIME (as --from), and each\nco-run window open then: its kind, "
+	  "cause and\nboth CPUs' events around it"),
 	CA_OPTION('i', "input", CA_OPT_FILE_EACH, "FILE",
 	  "a trace to audit, as trace-cmd's -i (give it once\nper file; files may also follow "
 	  "the options;\nnone: trace.dat; -: report text on stdin)"),
@@ -94,6 +98,9 @@ static const struct ca_option options[] = {
 	CA_OPTION_CHOICE(CA_LONG_ONLY('c'), "color", "WHEN",
 	  "colour the verdict and its reasons: auto (on a\nterminal, unless NO_COLOR is set; "
 	  "the default),\nalways or never", "auto|always|never"),
+	CA_OPTION_CHOICE(CA_LONG_ONLY('p'), "progress", "WHEN",
+	  "how far the read is, on stderr: auto (on a\nterminal, for reads over a second; the "
+	  "default),\nalways or never", "auto|always|never"),
 	CA_OPTION_COUNT(CA_LONG_ONLY('n'), "top", "N",
 	  "rows in the longest-window and per-task tables\n(1 to 1000000, default 10)",
 	  MAX_TOP),
@@ -136,7 +143,9 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --jobs 1 big.dat    (one thread)\n"
 		"  coreaudit audit --from +2s --to +4s trace.dat\n"
 		"  coreaudit audit --color always trace.dat | less -R\n"
+		"  coreaudit audit --progress always big.dat 2> progress.log\n"
 		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
+		"  coreaudit audit --explain 5612.345678901 trace.dat\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
@@ -156,9 +165,17 @@ struct parsed {
 	const char *perfetto_path;
 	const char *svg_dir;
 	int colour;		/* --color: 0 auto, 1 always, 2 never */
+	int progress;		/* --progress: likewise */
 	const char **files;	/* -i FILE and the operands, in order */
 	int file_count;
 };
+
+/* --from, --to, --explain: a timestamp, or "+DUR" after the first event. */
+static struct ca_time_bound time_bound(const struct ca_opt_value *value)
+{
+	return (struct ca_time_bound){ .is_set = true, .is_relative = value->is_relative,
+				       .ns = value->ns };
+}
 
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
@@ -188,10 +205,14 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->svg_dir = value->text;
 	else if (id == CA_LONG_ONLY('c'))
 		parsed->colour = value->choice;
-	else if (id == CA_LONG_ONLY('f') || id == CA_LONG_ONLY('t'))
-		*(id == CA_LONG_ONLY('f') ? &parsed->opts->from : &parsed->opts->to) =
-			(struct ca_time_bound){ .is_set = true, .is_relative = value->is_relative,
-						.ns = value->ns };
+	else if (id == CA_LONG_ONLY('p'))
+		parsed->progress = value->choice;
+	else if (id == CA_LONG_ONLY('x'))
+		parsed->opts->explain = time_bound(value);
+	else if (id == CA_LONG_ONLY('f'))
+		parsed->opts->from = time_bound(value);
+	else if (id == CA_LONG_ONLY('t'))
+		parsed->opts->to = time_bound(value);
 	return 0;
 }
 
@@ -412,6 +433,7 @@ static enum ca_result audit_one(struct outputs *out, int index)
 	struct ca_audit *audit = calloc(1, sizeof(*audit));
 	enum ca_result result;
 	struct timespec start;
+	struct ca_meter meter;
 	bool is_bad;
 
 	if (!audit) {
@@ -420,7 +442,15 @@ static enum ca_result audit_one(struct outputs *out, int index)
 	}
 	parsed->opts->path = parsed->files[index];
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (parsed->progress == 1 || (parsed->progress == 0 && ca_meter_wanted())) {
+		ca_meter_start(&meter, parsed->files[index], parsed->progress == 1);
+		parsed->opts->on_progress = ca_meter_update;
+		parsed->opts->progress_ctx = &meter;
+	}
 	result = run_guarded(audit, parsed->opts);
+	if (parsed->opts->on_progress)
+		ca_meter_erase(&meter);
+	parsed->opts->on_progress = NULL;	/* the meter is this call's */
 	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
 	if (is_bad) {
 		ca_cli_error("%s", audit->error);

@@ -251,9 +251,8 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(root, "violations_by_check", by_check);
 }
 
-static json *evidence(const struct ca_audit *audit, const struct ca_window *w)
+static json *evidence(const struct ca_evidence *e)
 {
-	const struct ca_evidence *e = &audit->pipeline->isolation.evidence[w->evidence];
 	json *list = json_object_new_array();
 
 	for (int i = 0; i < e->count; i++) {
@@ -290,6 +289,7 @@ static json *window(const struct ca_audit *audit, const struct ca_window *w)
 {
 	json *obj = json_object_new_object(), *cpus = json_object_new_array();
 	json *tasks = json_object_new_array();
+	const struct ca_evidence *e = ca_isolation_evidence(&audit->pipeline->isolation, w);
 
 	json_object_array_add(cpus, json_object_new_int(w->cpus[0]));
 	json_object_array_add(cpus, json_object_new_int(w->cpus[1]));
@@ -304,8 +304,8 @@ static json *window(const struct ca_audit *audit, const struct ca_window *w)
 	put(obj, "leaving_cpu", json_object_new_int(w->leaving_cpu));
 	put(obj, "open_at_end", json_object_new_boolean(w->is_open_at_end));
 	put(obj, "tasks", tasks);
-	if (w->evidence >= 0)
-		put(obj, "evidence", evidence(audit, w));
+	if (e)
+		put(obj, "evidence", evidence(e));
 	return obj;
 }
 
@@ -343,6 +343,10 @@ static json *fi_task(const struct ca_audit *audit, const struct ca_fi_task *t)
 	put(obj, "kernel_ns", u64(t->kernel_ns));
 	put(obj, "starved_ns", u64(t->starved_ns));
 	put(obj, "longest_starved_ns", u64(t->longest_starved_ns));
+	if (t->longest_starved_ns) {
+		put(obj, "longest_starved_start_ns", u64(t->longest_starved_start));
+		put(obj, "longest_starved_cpu", json_object_new_int(t->longest_starved_cpu));
+	}
 	return obj;
 }
 
@@ -575,6 +579,48 @@ void ca_report_json_unread(FILE *out, const struct ca_audit *audit, enum ca_resu
 	print(out, root);
 }
 
+/* --explain: one CPU as it stood at the instant. */
+static json *explain_cpu(const struct ca_audit *audit, int cpu)
+{
+	static const char *const runs[] = { "unknown", "idle", "task" };
+	const struct ca_explain_cpu *c = &audit->pipeline->explain.cpus[cpu];
+	json *obj = json_object_new_object();
+
+	put(obj, "cpu", json_object_new_int(cpu));
+	put(obj, "core", json_object_new_int(ca_topology_core_of(&audit->pipeline->state.topo, cpu)));
+	put(obj, "run", str(runs[c->run]));
+	if (c->run != CA_CPU_UNKNOWN)
+		put(obj, "since_ns", u64(c->since));
+	if (c->run == CA_CPU_TASK)
+		put(obj, "task", window_task(audit, &c->task));
+	if (c->run == CA_CPU_IDLE)
+		put(obj, "forced", json_object_new_boolean(c->is_forced));
+	put(obj, "queued", json_object_new_int(c->queued));
+	return obj;
+}
+
+/* --explain TS: every CPU then, and the co-run windows open then. */
+static json *explain(const struct ca_audit *audit)
+{
+	const struct ca_explain *x = &audit->pipeline->explain;
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	json *obj = json_object_new_object(), *cpus = json_object_new_array();
+	json *open = json_object_new_array();
+
+	put(obj, "ts_ns", u64(x->ts));
+	put(obj, "in_span", json_object_new_boolean(x->is_taken &&
+						       x->ts >= audit->pipeline->state.first_ts));
+	for (int cpu = 0; x->is_taken && cpu < x->cpu_count; cpu++)
+		if (ca_topology_core_of(&audit->pipeline->state.topo, cpu) >= 0)
+			json_object_array_add(cpus, explain_cpu(audit, cpu));
+	for (int i = 0; i < iso->explained_count; i++)
+		json_object_array_add(open, window(audit, &iso->explained[i]));
+	put(obj, "cpus", cpus);
+	put(obj, "windows", open);
+	put(obj, "windows_not_kept", u64(iso->explained_dropped));
+	return obj;
+}
+
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
 	json *root = json_object_new_object();
@@ -594,5 +640,7 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 		put(root, "rules", rules(audit));
 	if (audit->pipeline->has_baseline)
 		put(root, "baseline", baseline(&audit->pipeline->baseline));
+	if (audit->pipeline->explain.is_asked)
+		put(root, "explain", explain(audit));
 	print(out, root);
 }

@@ -238,6 +238,102 @@ static void write_windows(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
+static void write_evidence_line(FILE *out, const struct ca_trace_line *l);
+static void write_evidence(FILE *out, const struct ca_audit *audit, const struct ca_window *w);
+
+/* --explain: one CPU as it stood at the instant. */
+static void write_explain_cpu(FILE *out, const struct ca_audit *audit, int cpu)
+{
+	const struct ca_explain_cpu *c = &audit->pipeline->explain.cpus[cpu];
+	char task[96], since[32];
+
+	if (c->run == CA_CPU_TASK)
+		format_task(audit, &c->task, task, sizeof(task));
+	else if (c->run == CA_CPU_IDLE)
+		snprintf(task, sizeof(task), "idle%s (%d queued)", c->is_forced ? ", forced" : "",
+			 c->queued);
+	else
+		snprintf(task, sizeof(task), "not known (no event yet, or events lost)");
+	fprintf(out, "    cpu %-4d %s", cpu, task);
+	if (c->run != CA_CPU_UNKNOWN)
+		fprintf(out, ", since %s s", ca_format_timestamp(c->since, since, sizeof(since)));
+	fputc('\n', out);
+}
+
+static bool has_explained_window(const struct ca_audit *audit, int core)
+{
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+
+	for (int i = 0; i < iso->explained_count; i++)
+		if (iso->explained[i].core == core)
+			return true;
+	return false;
+}
+
+/* The cores with a window open at the instant; none: every core, up to @top. */
+static void write_explain_cores(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_topology *topo = &audit->pipeline->state.topo;
+	bool is_any = audit->pipeline->isolation.explained_count > 0;
+	int shown = 0;
+
+	for (int core = 0; core < topo->core_count; core++) {
+		if (is_any ? !has_explained_window(audit, core) : shown == top)
+			continue;
+		shown++;
+		fprintf(out, "  core %d\n", core);
+		for (int i = 0; i < topo->sibling_count[core]; i++)
+			write_explain_cpu(out, audit, topo->siblings[core][i]);
+	}
+	if (!is_any && topo->core_count > shown)
+		fprintf(out, "  (%d more cores: --top)\n", topo->core_count - shown);
+}
+
+static void write_explain_window(FILE *out, const struct ca_audit *audit,
+				 const struct ca_window *w)
+{
+	char start[32], length[32], a[96], b[96], leaving[32] = "";
+
+	format_task(audit, &w->tasks[0], a, sizeof(a));
+	format_task(audit, &w->tasks[1], b, sizeof(b));
+	if (w->leaving_cpu >= 0)
+		snprintf(leaving, sizeof(leaving), ", cpu%d had to leave", w->leaving_cpu);
+	fprintf(out, "  %s s for %s%s, core %d, cpus %d,%d: %s, cause %s%s\n    %s | %s\n",
+		ca_format_timestamp(w->start, start, sizeof(start)), D(w->end - w->start, length),
+		w->is_open_at_end ? " (open at the end)" : "", w->core, w->cpus[0], w->cpus[1],
+		ca_window_kind_name(w->kind), ca_window_cause_name(w->cause), leaving, a, b);
+	write_evidence(out, audit, w);
+}
+
+/* --explain TS: what every CPU ran then, and each co-run window open then. */
+static void write_explain(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_explain *x = &audit->pipeline->explain;
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	char at[32], first[32], last[32];
+
+	if (!x->is_asked)
+		return;
+	fprintf(out, "\nat %s s (--explain)\n", ca_format_timestamp(x->ts, at, sizeof(at)));
+	if (!x->is_taken || x->ts < audit->pipeline->state.first_ts) {
+		fprintf(out, "  outside the audited span, %s s to %s s: nothing known then\n",
+			ca_format_timestamp(audit->pipeline->state.first_ts, first, sizeof(first)),
+			ca_format_timestamp(audit->pipeline->state.last_ts, last, sizeof(last)));
+		return;
+	}
+	write_explain_cores(out, audit, top);
+	if (!iso->explained_count) {
+		fprintf(out, "  no co-run window of different %s open then\n",
+			audit->pipeline->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies");
+		return;
+	}
+	fprintf(out, "  co-run windows open then\n");
+	for (int i = 0; i < iso->explained_count; i++)
+		write_explain_window(out, audit, &iso->explained[i]);
+	if (iso->explained_dropped)
+		fprintf(out, "  (%" PRIu64 " more not kept)\n", iso->explained_dropped);
+}
+
 static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
 {
 	fprintf(out, "      %.9f cpu%d %-18s pid %d", l->ts / 1e9, l->cpu,
@@ -254,9 +350,10 @@ static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
 /* The evidence kept for window @w (both CPUs' events around it), if any. */
 static void write_evidence(FILE *out, const struct ca_audit *audit, const struct ca_window *w)
 {
-	for (int l = 0; w->evidence >= 0 &&
-			l < audit->pipeline->isolation.evidence[w->evidence].count; l++)
-		write_evidence_line(out, &audit->pipeline->isolation.evidence[w->evidence].lines[l]);
+	const struct ca_evidence *e = ca_isolation_evidence(&audit->pipeline->isolation, w);
+
+	for (int l = 0; e && l < e->count; l++)
+		write_evidence_line(out, &e->lines[l]);
 }
 
 void ca_text_violations(FILE *out, const struct ca_audit *audit, int top)
@@ -303,6 +400,21 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 }
 
+/* The longest stretch any task starved: who, how long, from when, on which CPU. */
+static void write_longest_starvation(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_task *t = ca_tasks_lookup(&audit->pipeline->state.tasks,
+						  audit->max_starved_pid);
+	char length[32], from[32];
+
+	if (!audit->max_starved_ns)
+		return;
+	fprintf(out, "  longest starvation: %s:%d %s from %s s, queued on forced-idle CPU %d\n",
+		t ? t->comm : "?", audit->max_starved_pid, D(audit->max_starved_ns, length),
+		ca_format_timestamp(audit->max_starved_start, from, sizeof(from)),
+		audit->max_starved_cpu);
+}
+
 void ca_text_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
@@ -334,6 +446,7 @@ void ca_text_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 			D(sorted[i]->longest_starved_ns, l));
 	}
 	free(sorted);
+	write_longest_starvation(out, audit);
 }
 
 /* Stretches of a CPU idle beside work owed it (checks/owed.h), longest first, when found. */
@@ -499,6 +612,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	write_cause_stats(out, audit);
 	write_windows(out, audit, opts->top);
 	write_unexplained(out, audit, opts->top);
+	write_explain(out, audit, opts->top);
 	ca_text_forced_idle(out, audit, opts->top);
 	ca_text_reselect(out, audit, opts->top);
 	ca_text_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);

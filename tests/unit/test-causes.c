@@ -62,6 +62,51 @@ START_TEST(test_ipi_explains)
 }
 END_TEST
 
+/*
+ * More unexplained windows than the evidence store holds (100 against 64),
+ * of lengths 300 us to 1.29 ms in a shuffled order: the 64 longest keep
+ * their evidence, whenever they came, and the others have none.
+ */
+START_TEST(test_evidence_kept_for_the_longest)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	const struct ca_isolation *iso;
+	int with = 0;
+
+	start(&t);
+	for (int i = 0; i < 100; i++) {
+		uint64_t at = T0 + 1 * MS + (uint64_t)i * 10 * MS;
+		uint64_t length = 300 * US + (uint64_t)(i * 37 % 100) * 10 * US;
+
+		sc_switch(&t, 0, at, 0, "R", 100, true, 0, 7);
+		sc_switch(&t, 1, at + length, 200, "R", 0, true, 9, 0);
+		sc_switch(&t, 0, at + 5 * MS, 100, "S", 0, true, 7, 0);
+		sc_switch(&t, 1, at + 6 * MS, 0, "R", 200, true, 0, 9);
+	}
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
+	iso = &audit.pipeline->isolation;
+	ck_assert_uint_eq(iso->cause_summary[CA_CAUSE_UNEXPLAINED].count, 100);
+	ck_assert_uint_eq(iso->list_count, 100);
+	for (size_t i = 0; i < iso->list_count; i++) {
+		const struct ca_window *w = &iso->list[i];
+		const struct ca_evidence *e = ca_isolation_evidence(iso, w);
+
+		/* lengths 300 us + 10 us x 0..99: the 64 longest are 660 us and up */
+		ck_assert_int_eq(e != NULL, w->end - w->start >= 660 * US);
+		if (!e)
+			continue;
+		with++;
+		ck_assert_uint_eq(e->length, w->end - w->start);
+		ck_assert_int_eq(e->lines[e->count - 1].kind, CA_EV_SWITCH);
+		ck_assert_uint_eq(e->lines[e->count - 1].ts, w->start);	/* CPU0's switch in */
+	}
+	ck_assert_int_eq(with, 64);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 START_TEST(test_unexplained_is_violation_with_evidence)
 {
 	struct trace_text t = { 0 };
@@ -74,8 +119,8 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.pipeline->isolation.cause_summary[CA_CAUSE_UNEXPLAINED].count, 1);
 	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
-	ck_assert_int_ge(audit.pipeline->isolation.list[0].evidence, 0);
-	e = &audit.pipeline->isolation.evidence[audit.pipeline->isolation.list[0].evidence];
+	e = ca_isolation_evidence(&audit.pipeline->isolation, &audit.pipeline->isolation.list[0]);
+	ck_assert_ptr_nonnull(e);
 	/* both IPIs (none to CPU1) and CPU0's switch in, in time order; CPU1's switch
 	 * out closes the window and is its end_ns */
 	ck_assert_int_eq(e->count, 3);
@@ -597,6 +642,7 @@ Suite *causes_suite(void)
 
 	tcase_add_test(tc, test_ipi_explains);
 	tcase_add_test(tc, test_unexplained_is_violation_with_evidence);
+	tcase_add_test(tc, test_evidence_kept_for_the_longest);
 	tcase_add_test(tc, test_kick_to_the_arriving_sibling);
 	tcase_add_test(tc, test_kick_to_the_arriving_sibling_rules);
 	tcase_add_test(tc, test_local_wakeup_explains);

@@ -53,9 +53,13 @@ START_TEST(test_smt4_charge_split)
 	ck_assert_uint_eq(task->kernel_ns, 0);
 	ck_assert_uint_eq(task->starved_ns, 10 * MS + 2 * US);
 	ck_assert_uint_eq(task->longest_starved_ns, 10 * MS + 2 * US);
+	ck_assert_uint_eq(task->longest_starved_start, T0 + 2 * US);	/* its wakeup */
+	ck_assert_int_eq(task->longest_starved_cpu, 2);
 	task = fi_task_of(&audit, 103);
 	ck_assert_uint_eq(task->starved_ns, 10 * MS + 2 * US);
 	ck_assert_uint_eq(task->longest_starved_ns, 10 * MS + 1 * US);
+	ck_assert_uint_eq(task->longest_starved_start, T0 + 3 * US);	/* not the 1 us at 12 ms */
+	ck_assert_int_eq(task->longest_starved_cpu, 3);
 	ca_audit_free(&audit);
 	trace_free(&t);
 }
@@ -72,7 +76,13 @@ START_TEST(test_thresholds_fail)
 	opts.max_starvation_ns = 10 * MS;	/* 102 starved 10.002 ms at a stretch */
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
 	ck_assert_uint_eq(audit.max_starved_ns, 10 * MS + 2 * US);
+	ck_assert_int_eq(audit.max_starved_pid, 102);
+	ck_assert_int_eq(audit.max_starved_cpu, 2);
+	ck_assert_uint_eq(audit.max_starved_start, T0 + 2 * US);
 	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_str_eq(audit.reasons[0], "task 102 starved 10.002ms at a stretch (from "
+			 "1.000002000 s, queued on CPU 2), over --max-starvation 10.000ms");
+	ck_assert_int_eq(audit.reason_info[0].cpu, 2);
 	ca_audit_free(&audit);
 
 	test_options(&opts, "0-3");
@@ -110,6 +120,8 @@ START_TEST(test_starvation_stretches)
 	ck_assert_ptr_nonnull(task);
 	ck_assert_uint_eq(task->starved_ns, 6 * MS);
 	ck_assert_uint_eq(task->longest_starved_ns, 4 * MS);
+	ck_assert_uint_eq(task->longest_starved_start, T0 + 1 * US);	/* the first of two */
+	ck_assert_int_eq(task->longest_starved_cpu, 1);
 	task = fi_task_of(&audit, 100);
 	ck_assert_uint_eq(task->kernel_ns, 6 * MS);
 	ca_audit_free(&audit);
