@@ -337,7 +337,69 @@ static bool judge_window(const struct ca_isolation *iso, struct ca_window *windo
 	return true;
 }
 
-static void record_window(struct ca_isolation *iso, struct ca_window *window)
+static uint64_t earlier(uint64_t mark, uint64_t ts)
+{
+	return ts < mark ? ts : mark;
+}
+
+/*
+ * The earliest start of any window of @core not judged yet: in an open
+ * segment, pending its CPUs' confirmation, a suspect or deferred.
+ */
+static uint64_t unjudged_mark(const struct ca_isolation *iso, const struct ca_state *state,
+			      int core)
+{
+	const struct ca_pending *pending = &iso->pending;
+	int count = state->topo.sibling_count[core];
+	uint64_t mark = UINT64_MAX;
+
+	for (int i = 0; i < count; i++) {
+		const struct ca_pending_cpu *p = &pending->cpus[state->topo.siblings[core][i]];
+
+		for (int j = i + 1; j < count; j++)
+			if (iso->segments[core][i][j].pair == CA_PAIR_TOGETHER)
+				mark = earlier(mark, iso->segments[core][i][j].start);
+		for (size_t k = 0; k < p->count; k++)
+			mark = earlier(mark, pending->slots[p->ids[k]].window.start);
+	}
+	for (size_t k = 0; k < pending->confirmed_count; k++)
+		if (pending->slots[pending->confirmed[k]].window.core == core)
+			mark = earlier(mark, pending->slots[pending->confirmed[k]].window.start);
+	for (size_t k = 0; k < iso->suspect_count; k++)
+		if (iso->suspects[k].core == core)
+			mark = earlier(mark, iso->suspects[k].start);
+	for (size_t k = 0; k < iso->deferred_count; k++)
+		if (iso->deferred[k].core == core)
+			mark = earlier(mark, iso->deferred[k].start);
+	return mark;
+}
+
+/* A judged window into its core's co-run time (cores of 3 CPUs or more: corun.h). */
+static int add_corun(struct ca_isolation *iso, const struct ca_state *state,
+		     const struct ca_window *window)
+{
+	struct ca_corun *corun = &iso->per_core_corun[window->core];
+
+	if (state->topo.sibling_count[window->core] < 3)
+		return 0;	/* one pair: the sum of its windows is the union */
+	if (ca_corun_add(corun, window->start, window->end))
+		return -ENOMEM;
+	if (ca_corun_wants_mark(corun))
+		ca_corun_settle(corun, unjudged_mark(iso, state, window->core));
+	return 0;
+}
+
+/* Each core's co-run time counted once. */
+static void sum_corun(struct ca_isolation *iso, const struct ca_state *state)
+{
+	for (int core = 0; core < iso->core_count; core++)
+		iso->per_core_corun_ns[core] = state->topo.sibling_count[core] < 3 ?
+					       iso->per_core_all[core].total :
+					       ca_corun_total(&iso->per_core_corun[core]);
+}
+
+static void record_window(struct ca_isolation *iso, const struct ca_state *state,
+			  struct ca_window *window)
 {
 	uint64_t length = window->end - window->start;
 	bool is_judged = judge_window(iso, window);
@@ -360,6 +422,8 @@ static void record_window(struct ca_isolation *iso, struct ca_window *window)
 		ret = ca_durations_add(&iso->per_core_all[window->core], length);
 	if (!ret)
 		ret = keep_window(iso, window);
+	if (!ret)
+		ret = add_corun(iso, state, window);
 	if (ret)
 		iso->base.error = ret;
 }
@@ -442,7 +506,7 @@ static void judge_suspect(struct ca_isolation *iso, const struct ca_state *state
 	/* A violation of cookies only if they held: a change while a task ran leaves it unproven. */
 	if (state->identity != CA_IDENTITY_TAG && is_cookie_changing(state, window, true))
 		window->is_uncertain = true;
-	record_window(iso, window);
+	record_window(iso, state, window);
 }
 
 /* The suspects whose cores have shown past them (all of them when the trace ended). */
@@ -479,7 +543,7 @@ static void finalize_window(struct ca_isolation *iso, const struct ca_state *sta
 		return;
 	}
 	if (!is_violation(iso, window))
-		record_window(iso, &copy);
+		record_window(iso, state, &copy);
 	else if (ca_state_core_settled(state, window->core, window->end) &&
 		 is_identity_settled(state, window))
 		judge_suspect(iso, state, &copy);
@@ -771,6 +835,7 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
 		iso->cause_summary[cause] = ca_durations_summary(&iso->by_cause[cause]);
 	iso->summary_all = ca_durations_summary(&iso->all);
+	sum_corun(iso, state);
 	iso->undecided_summary = ca_durations_summary(&iso->undecided);
 }
 
@@ -786,7 +851,10 @@ static int isolation_setup(struct ca_check *check, const struct ca_state *state)
 	iso->segments = calloc(cores, sizeof(*iso->segments));
 	iso->per_core_all = calloc(cores, sizeof(*iso->per_core_all));
 	iso->per_core_violations = calloc(cores, sizeof(*iso->per_core_violations));
+	iso->per_core_corun = calloc(cores, sizeof(*iso->per_core_corun));
+	iso->per_core_corun_ns = calloc(cores, sizeof(*iso->per_core_corun_ns));
 	if (!iso->recent || !iso->segments || !iso->per_core_all || !iso->per_core_violations ||
+	    !iso->per_core_corun || !iso->per_core_corun_ns ||
 	    ca_pending_size(&iso->pending, iso->cpu_count))
 		return -ENOMEM;
 	return ca_causes_size(&iso->causes, iso->cpu_count);
@@ -829,6 +897,12 @@ void ca_isolation_free(struct ca_isolation *iso)
 	for (int core = 0; iso->per_core_all && core < iso->core_count; core++)
 		ca_durations_free(&iso->per_core_all[core]);
 	free(iso->per_core_all);
+	for (int core = 0; iso->per_core_corun && core < iso->core_count; core++)
+		ca_corun_free(&iso->per_core_corun[core]);
+	free(iso->per_core_corun);
+	iso->per_core_corun = NULL;
+	free(iso->per_core_corun_ns);
+	iso->per_core_corun_ns = NULL;
 	free(iso->per_core_violations);
 	free(iso->segments);
 	free(iso->recent);

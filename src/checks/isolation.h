@@ -14,6 +14,7 @@
 
 #include "checks/causes.h"
 #include "checks/check.h"
+#include "checks/corun.h"
 #include "util/event.h"
 #include "util/stats.h"
 #include "coreaudit/topology.h"
@@ -151,6 +152,9 @@ struct ca_isolation {
 	struct ca_durations all;
 	struct ca_durations undecided;	/* unknown for their cause alone (no tick events) */
 	struct ca_durations *per_core_all;	/* [core_count] */
+	struct ca_corun *per_core_corun;	/* [core_count]: of cores of 3 CPUs or more */
+	uint64_t *per_core_corun_ns;		/* [core_count]: co-run time counted once,
+						 * computed when the trace ends */
 	/* Computed when the trace ends. */
 	struct ca_summary summary[CA_WINDOW_KIND_COUNT];
 	struct ca_summary summary_all;

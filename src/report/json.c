@@ -309,6 +309,19 @@ static json *window(const struct ca_audit *audit, const struct ca_window *w)
 	return obj;
 }
 
+/* Each core's co-run time counted once (checks/corun.h): {"core": ns}. */
+static json *corun_per_core(const struct ca_isolation *iso)
+{
+	json *obj = json_object_new_object();
+	char key[16];
+
+	for (int core = 0; iso->per_core_corun_ns && core < iso->core_count; core++) {
+		snprintf(key, sizeof(key), "%d", core);
+		put(obj, key, u64(iso->per_core_corun_ns[core]));
+	}
+	return obj;
+}
+
 static json *windows(const struct ca_audit *audit)
 {
 	const struct ca_isolation *iso = &audit->pipeline->isolation;
@@ -326,6 +339,7 @@ static json *windows(const struct ca_audit *audit)
 	put(obj, "by_kind", by_kind);
 	put(obj, "by_cause", by_cause);
 	put(obj, "undecided", summary(&iso->undecided_summary));	/* of unknown cause */
+	put(obj, "corun_ns_per_core", corun_per_core(iso));
 	put(obj, "listed", u64(iso->list_count));
 	put(obj, "not_listed", u64(iso->list_dropped));
 	put(obj, "list", list);

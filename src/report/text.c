@@ -112,7 +112,7 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 	const struct ca_state *state = &audit->pipeline->state;
 
 	fprintf(out, "\n%-5s %-12s %8s %10s %12s %12s\n", "core", "cpus", "windows",
-		"violations", "window time", "forced idle");
+		"violations", "co-run time", "forced idle");
 	for (int core = 0; core < state->topo.core_count; core++) {
 		char cpus[64] = "", total[32], fi[32];
 		uint64_t fi_ns = 0;
@@ -128,7 +128,7 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 			audit->pipeline->isolation.per_core_all[core].count,
 			audit->pipeline->isolation.per_core_violations[core] +
 			(audit->pipeline->has_rules ? audit->pipeline->policy.per_core_violations[core] : 0),
-			D(audit->pipeline->isolation.per_core_all[core].total, total), D(fi_ns, fi));
+			D(audit->pipeline->isolation.per_core_corun_ns[core], total), D(fi_ns, fi));
 	}
 }
 

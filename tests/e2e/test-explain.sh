@@ -4,7 +4,8 @@
 # windows were open then (checked against trace-cmd report's last
 # sched_switch on each CPU, and, for a sample of windows, against the full
 # audit's list); the longest starvation is named with its CPU and start (and
-# that CPU was idle then, by trace-cmd report); --progress prints how far a
+# that CPU was idle then, by trace-cmd report); a core's co-run time counts a
+# three-way SMT4 co-run once; --progress prints how far a
 # read is on stderr, and nothing where it was not asked for.
 . "$(dirname "$0")/tap.sh"
 examples="$top_srcdir/examples"
@@ -121,4 +122,26 @@ if command -v script > /dev/null; then
 	check "on a terminal: the line rewritten in place (\\r), then erased" \
 		grep -q "^$(printf '\r')coreaudit: .* s into the trace$(printf '\033')\[K$(printf '\r\033')\[K" \
 		"$tap_tmp/tty"
+fi
+
+# 7. A core's co-run time counted once: on SMT4 the union of its pair windows
+# (computed here from every listed window), not their sum; on SMT2 the sum.
+traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
+union_of_list='
+import json, sys
+d = json.load(sys.stdin)
+spans, total, end = sorted((w["start_ns"], w["end_ns"]) for w in d["windows"]["list"]), 0, 0
+for s, e in spans:
+    total += max(0, e - max(s, end)); end = max(end, e)
+print(d["windows"]["not_listed"], d["windows"]["corun_ns_per_core"]["0"], total, d["windows"]["total_ns"])'
+check "coresched-cookies (SMT2): the co-run time is the windows' sum, 56.521 ms" test \
+	"$(python3 -c "$union_of_list" < "$tap_tmp/full.json")" = "0 56521074 56521074 56521074"
+if [ -f "$traces/d-smt4.dat" ]; then
+	"$coreaudit" audit -t 0-3 --json "$traces/d-smt4.dat" > "$tap_tmp/smt4.json"
+	check "d-smt4: the co-run time is the union of the 2009 windows (940.737 ms), not their sum (1.507 s)" \
+		test "$(python3 -c "$union_of_list" < "$tap_tmp/smt4.json")" = "0 940736685 940736685 1507246504"
+	check "... and the text report's core table says it" grep -q \
+		'^0     0,1,2,3          2009          0    940.737ms ' <("$coreaudit" audit -t 0-3 "$traces/d-smt4.dat")
+else
+	skip "no real traces at $traces: no SMT4 co-run time"
 fi

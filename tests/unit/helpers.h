@@ -56,5 +56,6 @@ Suite *json_suite(void);
 Suite *heap_suite(void);
 Suite *automata_suite(void);
 Suite *livefit_suite(void);
+Suite *corun_suite(void);
 
 #endif

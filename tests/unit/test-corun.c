@@ -1,0 +1,92 @@
+/*
+ * test-corun.c - a core's co-run time counted once (checks/corun.h): the
+ * union of spans given out of order, merged, settled below a mark; and on an
+ * SMT4 core where one task shares it with two of another cookie at once.
+ */
+#include "checks/corun.h"
+#include "scenario.h"
+
+START_TEST(test_spans_merge_in_any_order)
+{
+	struct ca_corun corun = { 0 };
+
+	ck_assert_int_eq(ca_corun_add(&corun, 30, 40), 0);
+	ck_assert_int_eq(ca_corun_add(&corun, 10, 20), 0);
+	ck_assert_int_eq(ca_corun_add(&corun, 50, 60), 0);
+	ck_assert_uint_eq(corun.count, 3);
+	ck_assert_uint_eq(ca_corun_total(&corun), 30);
+	ck_assert_int_eq(ca_corun_add(&corun, 15, 35), 0);	/* joins the first two */
+	ck_assert_uint_eq(corun.count, 2);
+	ck_assert_uint_eq(corun.spans[0].start, 10);
+	ck_assert_uint_eq(corun.spans[0].end, 40);
+	ck_assert_int_eq(ca_corun_add(&corun, 5, 70), 0);	/* covers them all */
+	ck_assert_uint_eq(corun.count, 1);
+	ck_assert_uint_eq(ca_corun_total(&corun), 65);
+	ck_assert_int_eq(ca_corun_add(&corun, 70, 80), 0);	/* touching: one span */
+	ck_assert_int_eq(ca_corun_add(&corun, 90, 90), 0);	/* empty: nothing */
+	ck_assert_uint_eq(corun.count, 1);
+	ck_assert_uint_eq(ca_corun_total(&corun), 75);
+	ca_corun_free(&corun);
+}
+END_TEST
+
+/* Spans that end by the mark are let go, their length kept; the mark asked for ever less often. */
+START_TEST(test_settle_keeps_the_total)
+{
+	struct ca_corun corun = { 0 };
+	uint64_t want = 0;
+
+	for (uint64_t i = 0; i < 1000; i++) {
+		ck_assert_int_eq(ca_corun_add(&corun, i * 100, i * 100 + 50), 0);
+		want += 50;
+		if (ca_corun_wants_mark(&corun))
+			ca_corun_settle(&corun, i * 100 - 200);	/* the last two still open */
+		ck_assert_uint_eq(ca_corun_total(&corun), want);
+	}
+	ck_assert_uint_le(corun.count, 64);
+	ck_assert_uint_gt(corun.settled_ns, 0);
+	ca_corun_free(&corun);
+}
+END_TEST
+
+/*
+ * SMT4: CPU0 runs 100 (cookie 1) from 1 ms to 9 ms; CPU1 runs 200 and CPU2
+ * 300 (cookie 2) from 2 to 6 ms and from 4 to 8 ms.  Two pair windows of
+ * 4 ms (8 ms summed) over 6 ms of the core's time.
+ */
+START_TEST(test_three_way_counted_once)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 3, T0, 0, "R", 0, true, 0, 0);
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, true, 0, 1);
+	sc_switch(&t, 1, T0 + 2 * MS, 0, "R", 200, true, 0, 2);
+	sc_switch(&t, 2, T0 + 4 * MS, 0, "R", 300, true, 0, 2);
+	sc_switch(&t, 1, T0 + 6 * MS, 200, "S", 0, true, 2, 0);
+	sc_switch(&t, 2, T0 + 8 * MS, 300, "S", 0, true, 2, 0);
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 1, 0);
+	sc_switch(&t, 3, T0 + 10 * MS, 0, "R", 0, true, 0, 0);
+	test_options(&opts, "0-3");
+	opts.grace_ns = 5 * MS;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].count, 2);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].total, 8 * MS);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_corun_ns[0], 6 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+Suite *corun_suite(void)
+{
+	Suite *s = suite_create("corun");
+	TCase *tc = tcase_create("corun");
+
+	tcase_add_test(tc, test_spans_merge_in_any_order);
+	tcase_add_test(tc, test_settle_keeps_the_total);
+	tcase_add_test(tc, test_three_way_counted_once);
+	suite_add_tcase(s, tc);
+	return s;
+}
