@@ -10,9 +10,20 @@
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
 #include "report/common.h"
+#include "report/rows.h"
 #include "report/sections.h"
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
+#define MS(ns, buf) format_ms((ns), (buf), sizeof(buf))
+
+/* A table's column is in one unit, as perf sched's: milliseconds to the microsecond. */
+static char *format_ms(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
+	return buf;
+}
 
 /* SGR sequences: bold green, bold red, bold yellow, red, yellow, and back. */
 #define GREEN "\033[1;32m"
@@ -111,8 +122,8 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
 
-	fprintf(out, "\n%-5s %-12s %8s %10s %12s %12s\n", "core", "cpus", "windows",
-		"violations", "co-run time", "forced idle");
+	fprintf(out, "\n%-5s %-12s %8s %10s %16s %16s\n", "core", "cpus", "windows",
+		"violations", "co-run time (ms)", "forced idle (ms)");
 	for (int core = 0; core < state->topo.core_count; core++) {
 		char cpus[64] = "", total[32], fi[32];
 		uint64_t fi_ns = 0;
@@ -124,11 +135,11 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 			used += snprintf(cpus + used, sizeof(cpus) - used, "%s%d", i ? "," : "", cpu);
 			fi_ns += audit->pipeline->forcedidle.per_cpu_ns[cpu];
 		}
-		fprintf(out, "%-5d %-12s %8zu %10" PRIu64 " %12s %12s\n", core, cpus,
+		fprintf(out, "%-5d %-12s %8zu %10" PRIu64 " %16s %16s\n", core, cpus,
 			audit->pipeline->isolation.per_core_all[core].count,
 			audit->pipeline->isolation.per_core_violations[core] +
 			(audit->pipeline->has_rules ? audit->pipeline->policy.per_core_violations[core] : 0),
-			D(audit->pipeline->isolation.per_core_corun_ns[core], total), D(fi_ns, fi));
+			MS(audit->pipeline->isolation.per_core_corun_ns[core], total), MS(fi_ns, fi));
 	}
 }
 
@@ -150,8 +161,8 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 
 	D(audit->opts.grace_ns, grace);
 	fprintf(out, "\nco-run windows of different %-10s %7s %11s %11s %11s %11s\n",
-		audit->pipeline->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies", "count", "total",
-		"p50", "p99", "max");
+		audit->pipeline->state.identity == CA_IDENTITY_TAG ? "tags" : "cookies", "count",
+		"total (ms)", "p50 (ms)", "p99 (ms)", "max (ms)");
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++) {
 		const struct ca_summary *s = &audit->pipeline->isolation.summary[kind];
 		char t[32], p50[32], p99[32], max[32];
@@ -173,7 +184,7 @@ static void write_window_stats(FILE *out, const struct ca_audit *audit)
 		else
 			snprintf(label, sizeof(label), "unknown (identity, missed switch)");
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n", label, s->count,
-			D(s->total_ns, t), D(s->p50_ns, p50), D(s->p99_ns, p99), D(s->max_ns, max));
+			MS(s->total_ns, t), MS(s->p50_ns, p50), MS(s->p99_ns, p99), MS(s->max_ns, max));
 	}
 	note_if_approximate(out, audit->pipeline->isolation.summary, CA_WINDOW_KIND_COUNT);
 }
@@ -184,8 +195,8 @@ static void write_cause_stats(FILE *out, const struct ca_audit *audit)
 		fprintf(out, "  causes unknown: no ipi events in the trace\n");
 		return;
 	}
-	fprintf(out, "\n%-38s %7s %11s %11s %11s %11s\n", "windows by cause", "count", "total",
-		"p50", "p99", "max");
+	fprintf(out, "\n%-38s %7s %11s %11s %11s %11s\n", "windows by cause", "count",
+		"total (ms)", "p50 (ms)", "p99 (ms)", "max (ms)");
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++) {
 		const struct ca_summary *s = &audit->pipeline->isolation.cause_summary[cause];
 		char t[32], p50[32], p99[32], max[32];
@@ -195,8 +206,8 @@ static void write_cause_stats(FILE *out, const struct ca_audit *audit)
 			continue;
 
 		fprintf(out, "  %-36s %7" PRIu64 " %11s %11s %11s %11s\n",
-			ca_window_cause_name(cause), s->count, D(s->total_ns, t), D(s->p50_ns, p50),
-			D(s->p99_ns, p99), D(s->max_ns, max));
+			ca_window_cause_name(cause), s->count, MS(s->total_ns, t), MS(s->p50_ns, p50),
+			MS(s->p99_ns, p99), MS(s->max_ns, max));
 	}
 }
 
@@ -213,29 +224,48 @@ static void format_task(const struct ca_audit *audit, const struct ca_window_tas
 		snprintf(buf, len, "%s:%d cookie=%#" PRIx64, t->comm, t->pid, t->identity);
 }
 
+/* Who ran on each CPU of a row: "0: comm:pid cookie=... | 2: ..." */
+static void format_row_tasks(const struct ca_audit *audit, const struct ca_window_row *row,
+			     char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < row->cpu_count && used < len; i++) {
+		char task[96];
+
+		format_task(audit, row->tasks[i], task, sizeof(task));
+		used += snprintf(buf + used, len - used, "%s%d: %s", i ? " | " : "", row->cpus[i],
+				 task);
+	}
+}
+
+/* The longest co-runs, one row each (report/rows.h), in one unit per column. */
 static void write_windows(FILE *out, const struct ca_audit *audit, int top)
 {
-	const struct ca_window **sorted = ca_report_sorted_windows(audit);
-	size_t count = audit->pipeline->isolation.list_count;
+	size_t room = audit->pipeline->isolation.list_count < (size_t)top ?
+		      audit->pipeline->isolation.list_count : (size_t)top;
+	struct ca_window_row *rows = calloc(room ? room : 1, sizeof(*rows));
+	long count = rows ? ca_report_window_rows(audit, rows, room) : -1;
 
-	if (!sorted || !count) {
-		free(sorted);
+	if (count <= 0) {
+		free(rows);
 		return;
 	}
-	fprintf(out, "\nlongest windows\n  %-16s %10s %-5s %-6s %-10s %-14s %s\n", "start (s)",
-		"length", "core", "cpus", "kind", "cause", "tasks");
-	for (size_t i = 0; i < count && i < (size_t)top; i++) {
-		const struct ca_window *w = sorted[i];
-		char length[32], a[96], b[96];
+	fprintf(out, "\nlongest windows (pair windows overlapping on a core: one row)\n"
+		"  %-16s %11s %-4s %-10s %-14s %s\n", "start (s)", "length (ms)", "core", "kind",
+		"cause", "who ran (cpu: task)");
+	for (long i = 0; i < count; i++) {
+		const struct ca_window_row *row = &rows[i];
+		char length[32], tasks[512];
 
-		format_task(audit, &w->tasks[0], a, sizeof(a));
-		format_task(audit, &w->tasks[1], b, sizeof(b));
-		fprintf(out, "  %-16.9f %10s %-5d %d,%-4d %-10s %-14s %s | %s%s\n", w->start / 1e9,
-			D(w->end - w->start, length), w->core, w->cpus[0], w->cpus[1],
-			ca_window_kind_name(w->kind), ca_window_cause_name(w->cause), a, b,
-			w->is_open_at_end ? " (open at end)" : "");
+		format_row_tasks(audit, row, tasks, sizeof(tasks));
+		fprintf(out, "  %-16.9f %11s %-4d %-10s %-14s %s%s\n", row->start / 1e9,
+			MS(row->end - row->start, length), row->core, ca_window_kind_name(row->kind),
+			ca_window_cause_name(row->longest->cause), tasks,
+			row->is_open_at_end ? " (open at end)" : "");
 	}
-	free(sorted);
+	free(rows);
 }
 
 static void write_evidence_line(FILE *out, const struct ca_trace_line *l);
@@ -420,14 +450,14 @@ void ca_text_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 	const struct ca_fi_task **sorted = ca_report_sorted_tasks(audit);
 	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 
-	fprintf(out, "\nforced idle: %.2f%% of known CPU time\n  %-5s %12s %8s\n",
-		audit->forced_idle_pct, "cpu", "forced idle", "share");
+	fprintf(out, "\nforced idle: %.2f%% of known CPU time\n  %-5s %16s %8s\n",
+		audit->forced_idle_pct, "cpu", "forced idle (ms)", "share");
 	for (int cpu = 0; cpu < audit->pipeline->state.topo.cpu_count; cpu++) {
 		char ns[32];
 
 		if (ca_topology_core_of(&audit->pipeline->state.topo, cpu) < 0)
 			continue;
-		fprintf(out, "  %-5d %12s %7.2f%%\n", cpu, D(fi->per_cpu_ns[cpu], ns),
+		fprintf(out, "  %-5d %16s %7.2f%%\n", cpu, MS(fi->per_cpu_ns[cpu], ns),
 			fi->per_cpu_known_ns[cpu] ? 100.0 * fi->per_cpu_ns[cpu] /
 							    fi->per_cpu_known_ns[cpu] : 0.0);
 	}
@@ -436,14 +466,14 @@ void ca_text_forced_idle(FILE *out, const struct ca_audit *audit, int top)
 		return;
 	}
 	fprintf(out, "\nper task (forced idle charged as the kernel does; starvation)\n"
-		"  %-8s %-16s %14s %12s %16s\n", "pid", "comm", "forced idle", "starved",
-		"longest starved");
+		"  %-8s %-16s %16s %12s %16s\n", "pid", "comm", "forced idle (ms)", "starved (ms)",
+		"longest (ms)");
 	for (uint32_t i = 0; i < fi->task_count && i < (uint32_t)top; i++) {
 		char k[32], s[32], l[32];
 
-		fprintf(out, "  %-8d %-16s %14s %12s %16s\n", sorted[i]->pid, sorted[i]->comm,
-			D(sorted[i]->kernel_ns, k), D(sorted[i]->starved_ns, s),
-			D(sorted[i]->longest_starved_ns, l));
+		fprintf(out, "  %-8d %-16s %16s %12s %16s\n", sorted[i]->pid, sorted[i]->comm,
+			MS(sorted[i]->kernel_ns, k), MS(sorted[i]->starved_ns, s),
+			MS(sorted[i]->longest_starved_ns, l));
 	}
 	free(sorted);
 	write_longest_starvation(out, audit);

@@ -259,6 +259,12 @@ def compare(inp, out, info):
             errs.append("task %s belongs to no copy" % t["pid"])
             continue
         t = dict(t, pid=pid)
+        if "longest_starved_cpu" in t:  # the copy's CPU, as the input's
+            cj, k = m.cpu(t["longest_starved_cpu"])
+            if cj != j:
+                errs.append("task %s starved longest on CPU %d of copy %d"
+                            % (t["pid"], t["longest_starved_cpu"], cj))
+            t["longest_starved_cpu"] = k
         if renamed and t.get("cookie") is not None:
             t["cookie"] = renamed[j].get(t["cookie"], t["cookie"])
         copies[j].append(json.dumps(t, sort_keys=True))
