@@ -236,6 +236,25 @@ static int explain_at(struct run *run, uint64_t ts)
 	return ca_explain_take(explain, &pipeline->state);
 }
 
+/*
+ * --explain at the end of the read: an instant at or after the last audited
+ * event is what the state is now; within the audited events' span or not.
+ */
+static int finish_explain(struct ca_audit *audit)
+{
+	struct ca_explain *explain = &audit->pipeline->explain;
+	const struct ca_state *state = &audit->pipeline->state;
+	int ret = 0;
+
+	if (!explain->is_asked)
+		return 0;
+	if (!explain->is_taken && explain->ts <= state->last_ts)
+		ret = ca_explain_take(explain, state);
+	explain->is_in_span = explain->is_taken && explain->ts >= state->first_ts &&
+			      explain->ts <= state->last_ts;
+	return ret;
+}
+
 static int consume(void *ctx, const struct ca_event *ev)
 {
 	struct run *run = ctx;
@@ -907,9 +926,7 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
-	if (audit->pipeline->explain.is_asked && !audit->pipeline->explain.is_taken &&
-	    audit->pipeline->explain.ts <= run->span.last_ts)
-		ret = ca_explain_take(&audit->pipeline->explain, &audit->pipeline->state);
+	ret = finish_explain(audit);
 	if (!ret)
 		ret = ca_state_finish(&audit->pipeline->state);
 	if (ret == -ENOMEM)

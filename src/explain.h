@@ -25,6 +25,7 @@ struct ca_explain {
 	bool is_asked;
 	uint64_t ts;			/* resolved against the trace's first event */
 	bool is_taken;			/* the state was seen at ts */
+	bool is_in_span;		/* ts lies within the audited events' span */
 	struct ca_explain_cpu *cpus;	/* [cpu_count], once taken */
 	int cpu_count;
 };

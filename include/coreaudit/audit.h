@@ -134,9 +134,7 @@ struct ca_audit {
 	int unobserved_cpus;
 	double forced_idle_pct;
 	uint64_t max_starved_ns;	/* the longest stretch any task starved, */
-	int max_starved_pid;		/* which task, */
-	int max_starved_cpu;		/* queued on which forced-idle CPU, */
-	uint64_t max_starved_start;	/* from when (ns, the trace's clock) */
+	int max_starved_pid;		/* which task (and max_starved_cpu, _start below) */
 	bool is_cut;			/* --from or --to: only part of the trace audited */
 	uint64_t cut_from_ts;		/* the span asked for, as trace timestamps */
 	uint64_t cut_to_ts;		/* UINT64_MAX: to the end */
@@ -146,6 +144,9 @@ struct ca_audit {
 	uint64_t trace_last_ts;
 	char error[600];	/* for CA_RESULT_BAD_INPUT / CA_RESULT_BAD_OPTIONS */
 	bool is_abandoned;	/* a library faulted mid-read: do not free */
+	/* Added in 2026-12 at the end, where a program built before does not see them. */
+	int max_starved_cpu;		/* the longest starvation: on which forced-idle CPU, */
+	uint64_t max_starved_start;	/* from when (ns, the trace's clock) */
 };
 
 /* An audit's findings so far, for a program that watches it run (coreaudit monitor). */

@@ -63,6 +63,10 @@ void ca_corun_settle(struct ca_corun *corun, uint64_t mark)
 {
 	size_t done = 0;
 
+	if (corun->count > CA_CORUN_MAX_SPANS && corun->spans[corun->count / 2].end > mark) {
+		mark = corun->spans[corun->count / 2].end;	/* the oldest half, anyway */
+		corun->is_upper_bound = true;
+	}
 	while (done < corun->count && corun->spans[done].end <= mark) {
 		corun->settled_ns += corun->spans[done].end - corun->spans[done].start;
 		done++;

@@ -27,7 +27,16 @@ struct ca_corun {
 	size_t room;
 	size_t settle_at;	/* count at which to ask for the mark again */
 	uint64_t settled_ns;	/* the length of the spans let go */
+	bool is_upper_bound;	/* spans let go before the mark (CA_CORUN_MAX_SPANS) */
 };
+
+/*
+ * Spans kept at most: a window whose side stays unknown until the trace ends
+ * holds the mark back (and a monitor runs for days).  Past this the oldest
+ * half is let go anyway, and a window judged later that reaches them counts
+ * its overlap twice: the total is then an upper bound, and says so.
+ */
+#define CA_CORUN_MAX_SPANS 65536
 
 /** ca_corun_add() - merge [@start, @end) in; Return: 0, or -ENOMEM. */
 int ca_corun_add(struct ca_corun *corun, uint64_t start, uint64_t end);

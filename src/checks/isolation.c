@@ -9,6 +9,7 @@
  * cookie and a prctl closes the segment first.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,12 +177,17 @@ static int keep_evidence(struct ca_isolation *iso, const struct ca_window *windo
 {
 	struct ca_evidence *e;
 	uint64_t from = window->start > EVIDENCE_BEFORE_NS ? window->start - EVIDENCE_BEFORE_NS : 0;
-	int slot = evidence_slot(iso, window->end - window->start, is_at_explain(iso, window));
+	/* Pinned: the windows --explain shows, no more than it keeps (the rest of the store
+	 * stays for the longest). */
+	bool is_pinned = is_at_explain(iso, window) && iso->evidence_pinned < CA_EXPLAINED_WINDOWS;
+	int slot = evidence_slot(iso, window->end - window->start, is_pinned);
 
 	if (slot < 0)
 		return -1;
+	iso->evidence_pinned += is_pinned;
 	e = &iso->evidence[slot];
-	e->serial = iso->evidence_serial++;
+	e->serial = iso->evidence_serial;
+	iso->evidence_serial = iso->evidence_serial == INT_MAX ? 0 : iso->evidence_serial + 1;
 	e->count = 0;
 	for (int side = 0; side < 2; side++) {
 		const struct ca_cpu_recent *r = &iso->recent[window->cpus[side]];
@@ -384,18 +390,36 @@ static int add_corun(struct ca_isolation *iso, const struct ca_state *state,
 		return 0;	/* one pair: the sum of its windows is the union */
 	if (ca_corun_add(corun, window->start, window->end))
 		return -ENOMEM;
-	if (ca_corun_wants_mark(corun))
-		ca_corun_settle(corun, unjudged_mark(iso, state, window->core));
+	iso->is_corun_due |= ca_corun_wants_mark(corun);
 	return 0;
+}
+
+/*
+ * Spans are let go between events only: then every window not judged yet is
+ * open, pending, a suspect or deferred, and unjudged_mark() sees it (not so
+ * while a batch that one event confirmed is being judged).
+ */
+static void settle_corun(struct ca_isolation *iso, const struct ca_state *state)
+{
+	if (!iso->is_corun_due)
+		return;
+	iso->is_corun_due = false;
+	for (int core = 0; core < iso->core_count; core++)
+		if (state->topo.sibling_count[core] >= 3 &&
+		    ca_corun_wants_mark(&iso->per_core_corun[core]))
+			ca_corun_settle(&iso->per_core_corun[core],
+					unjudged_mark(iso, state, core));
 }
 
 /* Each core's co-run time counted once. */
 static void sum_corun(struct ca_isolation *iso, const struct ca_state *state)
 {
-	for (int core = 0; core < iso->core_count; core++)
+	for (int core = 0; core < iso->core_count; core++) {
 		iso->per_core_corun_ns[core] = state->topo.sibling_count[core] < 3 ?
 					       iso->per_core_all[core].total :
 					       ca_corun_total(&iso->per_core_corun[core]);
+		iso->corun_upper_bounds += iso->per_core_corun[core].is_upper_bound;
+	}
 }
 
 static void record_window(struct ca_isolation *iso, const struct ca_state *state,
@@ -655,9 +679,9 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 	track_causes(iso, state, ev);
 	if (iso->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(iso, state, false);
-	if (ev->kind == CA_EV_LOST || !iso->pending.count)
-		return;
-	confirm_cpu(iso, state, ev->cpu, ev->ts, false);
+	if (ev->kind != CA_EV_LOST && iso->pending.count)
+		confirm_cpu(iso, state, ev->cpu, ev->ts, false);
+	settle_corun(iso, state);
 }
 
 static void close_segment(struct ca_isolation *iso, const struct ca_state *state,
@@ -829,6 +853,10 @@ static void isolation_finish(struct ca_check *check, const struct ca_state *stat
 	for (size_t i = 0; i < iso->list_count; i++) {
 		refine_identity(state, &iso->list[i].tasks[0], true);
 		refine_identity(state, &iso->list[i].tasks[1], true);
+	}
+	for (int i = 0; i < iso->explained_count; i++) {
+		refine_identity(state, &iso->explained[i].tasks[0], true);
+		refine_identity(state, &iso->explained[i].tasks[1], true);
 	}
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		iso->summary[kind] = ca_durations_summary(&iso->by_kind[kind]);

@@ -63,8 +63,8 @@ struct ca_trace_line {
 #define CA_RECENT_EVENTS 8
 #define CA_EVIDENCE_LINES 24
 #define CA_EVIDENCE_WINDOWS 64
-#define CA_EXPLAINED_WINDOWS 16	/* windows at --explain's instant kept (pinned: fewer
-				 * than CA_EVIDENCE_WINDOWS) */
+#define CA_EXPLAINED_WINDOWS 16	/* windows at --explain's instant kept, and at most
+				 * as many evidence places pinned for them */
 
 struct ca_evidence {
 	int serial;		/* of the window it shows (struct ca_window.evidence) */
@@ -138,7 +138,9 @@ struct ca_isolation {
 	struct ca_evidence evidence[CA_EVIDENCE_WINDOWS];
 	int evidence_count;
 	int evidence_shortest;		/* of a full store */
-	int evidence_serial;		/* windows given evidence so far */
+	int evidence_serial;		/* the next window's (0 again after INT_MAX) */
+	int evidence_pinned;		/* places never given away: at most
+					 * CA_EXPLAINED_WINDOWS */
 	/* --explain: the windows open at this instant, judged, with their evidence. */
 	bool has_explain;
 	uint64_t explain_ts;
@@ -153,8 +155,10 @@ struct ca_isolation {
 	struct ca_durations undecided;	/* unknown for their cause alone (no tick events) */
 	struct ca_durations *per_core_all;	/* [core_count] */
 	struct ca_corun *per_core_corun;	/* [core_count]: of cores of 3 CPUs or more */
+	bool is_corun_due;			/* one of them has spans to let go */
 	uint64_t *per_core_corun_ns;		/* [core_count]: co-run time counted once,
 						 * computed when the trace ends */
+	int corun_upper_bounds;			/* cores whose figure is an upper bound */
 	/* Computed when the trace ends. */
 	struct ca_summary summary[CA_WINDOW_KIND_COUNT];
 	struct ca_summary summary_all;

@@ -69,8 +69,9 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('t'), "to", CA_OPT_TIME, "TIME",
 	  "audit up to TIME (as --from); events after it are\nnot read into the audit"),
 	CA_OPTION(CA_LONG_ONLY('x'), "explain", CA_OPT_TIME, "TIME",
-	  "what every CPU ran at TIME (as --from), and each\nco-run window open then: its kind, "
-	  "cause and\nboth CPUs' events around it"),
+	  "what the CPUs ran at TIME (as --from): of the\ncores with a co-run window open then "
+	  "(none: every\ncore, up to --top); each such window, its kind,\ncause and both CPUs' "
+	  "events"),
 	CA_OPTION('i', "input", CA_OPT_FILE_EACH, "FILE",
 	  "a trace to audit, as trace-cmd's -i (give it once\nper file; files may also follow "
 	  "the options;\nnone: trace.dat; -: report text on stdin)"),
@@ -426,6 +427,33 @@ static int write_pictures(const struct parsed *parsed, const struct ca_audit *au
 	return bad ? -1 : 0;
 }
 
+/*
+ * The audit with a progress line when one is wanted (--progress).  The meter
+ * is on the heap: after a fault in the reading libraries the thread that runs
+ * the checks may still be at work on the abandoned audit (handoff.c), so the
+ * meter is left to it, as the audit is.
+ */
+static enum ca_result run_metered(const struct parsed *parsed, struct ca_audit *audit, int index)
+{
+	struct ca_meter *meter = NULL;
+	enum ca_result result;
+
+	if (parsed->progress == 1 || (parsed->progress == 0 && ca_meter_wanted()))
+		meter = malloc(sizeof(*meter));
+	if (meter) {
+		ca_meter_start(meter, parsed->files[index], parsed->progress == 1);
+		parsed->opts->on_progress = ca_meter_update;
+		parsed->opts->progress_ctx = meter;
+	}
+	result = run_guarded(audit, parsed->opts);
+	parsed->opts->on_progress = NULL;	/* the meter is this call's */
+	if (meter && !audit->is_abandoned) {
+		ca_meter_erase(meter);
+		free(meter);
+	}
+	return result;
+}
+
 /* Audit the @index-th file and report it; Return: its result. */
 static enum ca_result audit_one(struct outputs *out, int index)
 {
@@ -433,7 +461,6 @@ static enum ca_result audit_one(struct outputs *out, int index)
 	struct ca_audit *audit = calloc(1, sizeof(*audit));
 	enum ca_result result;
 	struct timespec start;
-	struct ca_meter meter;
 	bool is_bad;
 
 	if (!audit) {
@@ -442,15 +469,7 @@ static enum ca_result audit_one(struct outputs *out, int index)
 	}
 	parsed->opts->path = parsed->files[index];
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	if (parsed->progress == 1 || (parsed->progress == 0 && ca_meter_wanted())) {
-		ca_meter_start(&meter, parsed->files[index], parsed->progress == 1);
-		parsed->opts->on_progress = ca_meter_update;
-		parsed->opts->progress_ctx = &meter;
-	}
-	result = run_guarded(audit, parsed->opts);
-	if (parsed->opts->on_progress)
-		ca_meter_erase(&meter);
-	parsed->opts->on_progress = NULL;	/* the meter is this call's */
+	result = run_metered(parsed, audit, index);
 	is_bad = result == CA_RESULT_BAD_INPUT || result == CA_RESULT_BAD_OPTIONS;
 	if (is_bad) {
 		ca_cli_error("%s", audit->error);

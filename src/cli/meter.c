@@ -26,7 +26,8 @@ bool ca_meter_wanted(void)
 void ca_meter_start(struct ca_meter *meter, const char *path, bool is_asked)
 {
 	memset(meter, 0, sizeof(*meter));
-	meter->path = path;
+	/* The file's name, not its path: a line that wraps cannot be rewritten in place. */
+	meter->path = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	meter->is_terminal = ca_meter_wanted();
 	clock_gettime(CLOCK_MONOTONIC, &meter->started);
 	if (is_asked)	/* as if a second had passed already */

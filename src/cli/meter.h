@@ -1,5 +1,6 @@
 /*
- * meter.h - a progress line on stderr while a long trace is read: on a
+ * meter.h - a progress line on stderr while a long trace is read (the file's
+ * name, how many events, how far into the trace): on a
  * terminal rewritten in place at most four times a second, from the first
  * second on, and erased before the report is printed; asked for elsewhere
  * (--progress always), a line each time, from the start.

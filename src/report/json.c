@@ -340,6 +340,8 @@ static json *windows(const struct ca_audit *audit)
 	put(obj, "by_cause", by_cause);
 	put(obj, "undecided", summary(&iso->undecided_summary));	/* of unknown cause */
 	put(obj, "corun_ns_per_core", corun_per_core(iso));
+	if (iso->corun_upper_bounds)
+		put(obj, "corun_upper_bound", json_object_new_boolean(true));
 	put(obj, "listed", u64(iso->list_count));
 	put(obj, "not_listed", u64(iso->list_dropped));
 	put(obj, "list", list);
@@ -622,8 +624,7 @@ static json *explain(const struct ca_audit *audit)
 	json *open = json_object_new_array();
 
 	put(obj, "ts_ns", u64(x->ts));
-	put(obj, "in_span", json_object_new_boolean(x->is_taken &&
-						       x->ts >= audit->pipeline->state.first_ts));
+	put(obj, "in_span", json_object_new_boolean(x->is_in_span));
 	for (int cpu = 0; x->is_taken && cpu < x->cpu_count; cpu++)
 		if (ca_topology_core_of(&audit->pipeline->state.topo, cpu) >= 0)
 			json_object_array_add(cpus, explain_cpu(audit, cpu));

@@ -29,28 +29,58 @@ static void add_cpu(struct ca_window_row *row, int cpu, const struct ca_window_t
 	row->cpu_count++;
 }
 
-static void merge(struct ca_window_row *row, const struct ca_window *w)
+/* @from's span, kind, CPUs and windows into @row (same core, overlapping). */
+static void fold(struct ca_window_row *row, const struct ca_window_row *from)
 {
-	if (!row->windows++) {
-		*row = (struct ca_window_row){ .longest = w, .core = w->core, .start = w->start,
-					       .end = w->end, .kind = w->kind, .windows = 1 };
+	row->start = from->start < row->start ? from->start : row->start;
+	row->end = from->end > row->end ? from->end : row->end;
+	if (severity(from->kind) > severity(row->kind)) {
+		row->kind = from->kind;
+		row->cause = from->cause;
 	}
-	row->start = w->start < row->start ? w->start : row->start;
-	row->end = w->end > row->end ? w->end : row->end;
-	if (severity(w->kind) > severity(row->kind))
-		row->kind = w->kind;
-	row->is_open_at_end |= w->is_open_at_end;
-	for (int side = 0; side < 2; side++)
-		add_cpu(row, w->cpus[side], &w->tasks[side]);
+	row->is_open_at_end |= from->is_open_at_end;
+	row->windows += from->windows;
+	for (int i = 0; i < from->cpu_count; i++)
+		add_cpu(row, from->cpus[i], from->tasks[i]);
 }
 
-static struct ca_window_row *overlapped(struct ca_window_row *rows, size_t count,
-					const struct ca_window *w)
+static struct ca_window_row row_of(const struct ca_window *w)
+{
+	struct ca_window_row row = { .core = w->core, .start = w->start,
+				     .end = w->end, .kind = w->kind, .cause = w->cause,
+				     .is_open_at_end = w->is_open_at_end, .windows = 1 };
+
+	for (int side = 0; side < 2; side++)
+		add_cpu(&row, w->cpus[side], &w->tasks[side]);
+	return row;
+}
+
+static bool is_overlapping(const struct ca_window_row *a, const struct ca_window_row *b)
+{
+	return a->core == b->core && a->start < b->end && b->start < a->end;
+}
+
+/* Rows that @row now reaches are one co-run with it (merging is transitive). */
+static void absorb(struct ca_window_row *rows, size_t *count, size_t at)
+{
+	for (size_t i = 0; i < *count; i++) {
+		if (i == at || !is_overlapping(&rows[at], &rows[i]))
+			continue;
+		fold(&rows[at], &rows[i]);
+		rows[i] = rows[--*count];
+		if (at == *count)
+			at = i;
+		i = (size_t)-1;	/* the grown row may reach one already passed */
+	}
+}
+
+static long overlapped(const struct ca_window_row *rows, size_t count,
+		       const struct ca_window_row *row)
 {
 	for (size_t i = 0; i < count; i++)
-		if (rows[i].core == w->core && w->start < rows[i].end && rows[i].start < w->end)
-			return &rows[i];
-	return NULL;
+		if (is_overlapping(&rows[i], row))
+			return (long)i;
+	return -1;
 }
 
 static int by_length_desc(const void *a, const void *b)
@@ -71,19 +101,19 @@ long ca_report_window_rows(const struct ca_audit *audit, struct ca_window_row *r
 	if (!sorted)
 		return -1;
 	for (size_t i = 0; i < audit->pipeline->isolation.list_count; i++) {
-		const struct ca_window *w = sorted[i];
+		struct ca_window_row row = row_of(sorted[i]);
 		/* One pair to a core (SMT2): its windows never overlap. */
-		struct ca_window_row *row =
-			audit->pipeline->state.topo.sibling_count[w->core] < 3 ? NULL :
-			overlapped(rows, count, w);
+		long at = audit->pipeline->state.topo.sibling_count[row.core] < 3 ? -1 :
+			  overlapped(rows, count, &row);
 
-		if (!row && count == top)
+		if (at < 0 && count == top)
 			continue;
-		if (!row) {
-			row = &rows[count++];
-			row->windows = 0;
+		if (at < 0) {
+			rows[count++] = row;
+			continue;
 		}
-		merge(row, w);
+		fold(&rows[at], &row);
+		absorb(rows, &count, (size_t)at);
 	}
 	free(sorted);
 	qsort(rows, count, sizeof(*rows), by_length_desc);

@@ -16,11 +16,11 @@
 #define CA_ROW_CPUS 8	/* SMT8 */
 
 struct ca_window_row {
-	const struct ca_window *longest;	/* its longest pair window: cause, start */
 	int core;
 	uint64_t start;
 	uint64_t end;
 	enum ca_window_kind kind;		/* the worst of its windows' */
+	enum ca_window_cause cause;		/* of the window of that kind first met */
 	bool is_open_at_end;
 	int windows;				/* pair windows in it */
 	int cpu_count;

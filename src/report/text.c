@@ -15,6 +15,8 @@
 
 #define D(ns, buf) ca_format_duration((ns), (buf), sizeof(buf))
 #define MS(ns, buf) format_ms((ns), (buf), sizeof(buf))
+/* A timestamp as trace-cmd report prints it, exact to the nanosecond at any uptime. */
+#define TS(ns, buf) ca_format_timestamp((ns), (buf), sizeof(buf))
 
 /* A table's column is in one unit, as perf sched's: milliseconds to the microsecond. */
 static char *format_ms(uint64_t ns, char *buf, size_t len)
@@ -141,6 +143,12 @@ static void write_cores(FILE *out, const struct ca_audit *audit)
 			(audit->pipeline->has_rules ? audit->pipeline->policy.per_core_violations[core] : 0),
 			MS(audit->pipeline->isolation.per_core_corun_ns[core], total), MS(fi_ns, fi));
 	}
+	if (audit->pipeline->isolation.corun_upper_bounds)
+		fprintf(out, "  (co-run time of %d core%s: an upper bound, past %d co-runs kept "
+			"while a window waited for the end of the trace)\n",
+			audit->pipeline->isolation.corun_upper_bounds,
+			audit->pipeline->isolation.corun_upper_bounds == 1 ? "" : "s",
+			CA_CORUN_MAX_SPANS);
 }
 
 /* Percentiles of more than CA_DURATIONS_EXACT windows come from a histogram. */
@@ -257,12 +265,12 @@ static void write_windows(FILE *out, const struct ca_audit *audit, int top)
 		"cause", "who ran (cpu: task)");
 	for (long i = 0; i < count; i++) {
 		const struct ca_window_row *row = &rows[i];
-		char length[32], tasks[512];
+		char length[32], tasks[512], at[32];
 
 		format_row_tasks(audit, row, tasks, sizeof(tasks));
-		fprintf(out, "  %-16.9f %11s %-4d %-10s %-14s %s%s\n", row->start / 1e9,
+		fprintf(out, "  %-16s %11s %-4d %-10s %-14s %s%s\n", TS(row->start, at),
 			MS(row->end - row->start, length), row->core, ca_window_kind_name(row->kind),
-			ca_window_cause_name(row->longest->cause), tasks,
+			ca_window_cause_name(row->cause), tasks,
 			row->is_open_at_end ? " (open at end)" : "");
 	}
 	free(rows);
@@ -345,7 +353,7 @@ static void write_explain(FILE *out, const struct ca_audit *audit, int top)
 	if (!x->is_asked)
 		return;
 	fprintf(out, "\nat %s s (--explain)\n", ca_format_timestamp(x->ts, at, sizeof(at)));
-	if (!x->is_taken || x->ts < audit->pipeline->state.first_ts) {
+	if (!x->is_in_span) {
 		fprintf(out, "  outside the audited span, %s s to %s s: nothing known then\n",
 			ca_format_timestamp(audit->pipeline->state.first_ts, first, sizeof(first)),
 			ca_format_timestamp(audit->pipeline->state.last_ts, last, sizeof(last)));
@@ -366,7 +374,9 @@ static void write_explain(FILE *out, const struct ca_audit *audit, int top)
 
 static void write_evidence_line(FILE *out, const struct ca_trace_line *l)
 {
-	fprintf(out, "      %.9f cpu%d %-18s pid %d", l->ts / 1e9, l->cpu,
+	char at[32];
+
+	fprintf(out, "      %s cpu%d %-18s pid %d", TS(l->ts, at), l->cpu,
 		ca_event_kind_name(l->kind), l->pid);
 	if (l->kind == CA_EV_SWITCH)
 		fprintf(out, "  %d ==> %d", l->a, l->b);
@@ -393,14 +403,14 @@ void ca_text_violations(FILE *out, const struct ca_audit *audit, int top)
 
 	for (size_t i = 0; sorted && i < audit->pipeline->isolation.list_count && shown < top; i++) {
 		const struct ca_window *w = sorted[i];
-		char length[32], a[96], b[96];
+		char length[32], a[96], b[96], at[32];
 
 		if (w->kind != CA_WINDOW_VIOLATION)
 			continue;
 		shown++;
 		format_task(audit, &w->tasks[0], a, sizeof(a));
 		format_task(audit, &w->tasks[1], b, sizeof(b));
-		fprintf(out, "%.9f %s on core %d (cpus %d,%d, cause %s): %s | %s\n", w->start / 1e9,
+		fprintf(out, "%s %s on core %d (cpus %d,%d, cause %s): %s | %s\n", TS(w->start, at),
 			D(w->end - w->start, length), w->core, w->cpus[0], w->cpus[1],
 			ca_window_cause_name(w->cause), a, b);
 		write_evidence(out, audit, w);
@@ -416,14 +426,14 @@ static void write_unexplained(FILE *out, const struct ca_audit *audit, int top)
 
 	for (size_t i = 0; sorted && i < audit->pipeline->isolation.list_count && shown < top; i++) {
 		const struct ca_window *w = sorted[i];
-		char length[32];
+		char length[32], at[32];
 
 		if (w->cause != CA_CAUSE_UNEXPLAINED || w->kind == CA_WINDOW_UNKNOWN)
 			continue;
 		if (!shown++)
 			fprintf(out, "\nunexplained windows: no reschedule request to the sibling "
 				"that had to leave\n");
-		fprintf(out, "  %.9f %s on core %d, cpu%d had to leave\n", w->start / 1e9,
+		fprintf(out, "  %s %s on core %d, cpu%d had to leave\n", TS(w->start, at),
 			D(w->end - w->start, length), w->core, w->leaving_cpu);
 		write_evidence(out, audit, w);
 	}
@@ -495,11 +505,11 @@ void ca_text_owed(FILE *out, const struct ca_audit *audit, const struct ca_owed 
 		const struct ca_owed_finding *f = &owed->list[i];
 		const struct ca_task *w = ca_tasks_lookup(tasks, f->who.waiting_pid);
 		const struct ca_task *h = ca_tasks_lookup(tasks, f->who.holder_pid);
-		char length[32], after[32];
+		char length[32], after[32], at[32];
 
-		fprintf(out, "  %.9f  CPU %d idle %s (%s after the kernel chose): %s:%d (prio %d, "
+		fprintf(out, "  %s  CPU %d idle %s (%s after the kernel chose): %s:%d (prio %d, "
 			"cookie %#llx) waited while CPU %d ran %s:%d (prio %d, cookie %#llx)\n",
-			f->start_ns / 1e9, f->who.waiting_cpu, D(f->end_ns - f->start_ns, length),
+			TS(f->start_ns, at), f->who.waiting_cpu, D(f->end_ns - f->start_ns, length),
 			D(f->end_ns - f->decided_ns, after), w ? w->comm : "?", f->who.waiting_pid,
 			f->who.waiting_prio, (unsigned long long)f->who.waiting_cookie, f->who.holder_cpu,
 			h ? h->comm : "?", f->who.holder_pid, f->who.holder_prio,
@@ -522,11 +532,11 @@ void ca_text_accounting(FILE *out, const struct ca_audit *audit, int top)
 	for (size_t i = 0; i < acc->listed && i < (size_t)top; i++) {
 		const struct ca_account_result *r = &acc->list[i];
 		const struct ca_task *t = ca_tasks_lookup(tasks, r->pid);
-		char k[32], m[32];
+		char k[32], m[32], at[32];
 
-		fprintf(out, "  %s:%d  kernel %s  trace %s  over %.3fs from %.9f%s\n",
+		fprintf(out, "  %s:%d  kernel %s  trace %s  over %.3fs from %s%s\n",
 			t ? t->comm : "?", r->pid, D(r->kernel_ns, k), D(r->model_ns, m),
-			(r->to_ns - r->from_ns) / 1e9, r->from_ns / 1e9,
+			(r->to_ns - r->from_ns) / 1e9, TS(r->from_ns, at),
 			r->is_finding ? "  (off)" : "");
 	}
 }
@@ -547,10 +557,10 @@ void ca_text_reselect(FILE *out, const struct ca_audit *audit, int top)
 		const struct ca_reselect_finding *f = &rs->list[i];
 		const struct ca_task *w = ca_tasks_lookup(tasks, f->who.waiting_pid);
 		const struct ca_task *h = ca_tasks_lookup(tasks, f->who.holder_pid);
-		char length[32];
+		char length[32], at[32];
 
-		fprintf(out, "  %.9f  CPU %d idle %s: %s:%d (prio %d, cookie %#llx) waited while CPU %d "
-			"ran %s:%d (prio %d, cookie %#llx) through %u ticks\n", f->start_ns / 1e9,
+		fprintf(out, "  %s  CPU %d idle %s: %s:%d (prio %d, cookie %#llx) waited while CPU %d "
+			"ran %s:%d (prio %d, cookie %#llx) through %u ticks\n", TS(f->start_ns, at),
 			f->who.waiting_cpu,
 			D(f->end_ns - f->start_ns, length), w ? w->comm : "?", f->who.waiting_pid,
 			f->who.waiting_prio, (unsigned long long)f->who.waiting_cookie, f->who.holder_cpu,
@@ -563,7 +573,7 @@ void ca_text_rule_relation(FILE *out, const struct ca_audit *audit, int r, int t
 {
 	const struct ca_relation *rel = &audit->pipeline->rules.relations[r];
 	const struct ca_policy_result *res = &audit->pipeline->policy.results[r];
-	char name[80], t[32], max[32], grace[32];
+	char name[80], t[32], max[32], grace[32], at[32];
 
 	snprintf(name, sizeof(name), "%s %s%s%s", ca_relation_kind_name(rel->kind),
 		 audit->pipeline->rules.names[rel->tags[0]], rel->tags[1] >= 0 ? " " : "",
@@ -586,7 +596,7 @@ void ca_text_rule_relation(FILE *out, const struct ca_audit *audit, int r, int t
 	for (int w = 0; w < res->worst_count && w < top && w < 3; w++) {
 		const struct ca_policy_window *pw = &res->worst[w];
 
-		fprintf(out, "      %.9f %s on core %d: pids %d and %d (%s)\n", pw->start / 1e9,
+		fprintf(out, "      %s %s on core %d: pids %d and %d (%s)\n", TS(pw->start, at),
 			D(pw->end - pw->start, t), pw->core, pw->pids[0], pw->pids[1],
 			ca_window_cause_name(pw->cause));
 	}

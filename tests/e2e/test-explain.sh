@@ -110,7 +110,7 @@ python3 "$top_srcdir/tests/tools/tile.py" "$cookies" 3 "$tap_tmp/x3.dat" > /dev/
 expect_exit 0 "--progress always on 3 tiled copies (118779 records)" "$coreaudit" audit \
 	--progress always "$tap_tmp/x3.dat"
 check "... one line per 65536 events read, how far into the trace" grep -qx \
-	"coreaudit: $tap_tmp/x3.dat: 0.07 M events read, [0-9]*\.[0-9]\{3\} s into the trace" "$tap_tmp/err"
+	"coreaudit: x3.dat: 0.07 M events read, [0-9]*\.[0-9]\{3\} s into the trace" "$tap_tmp/err"
 check "... the report on stdout untouched" sh -c "head -1 '$tap_tmp/out' | grep -qx 'coreaudit: PASS'"
 expect_exit 0 "--progress auto (the default) with stderr not a terminal" "$coreaudit" audit "$tap_tmp/x3.dat"
 check "... nothing on stderr" test ! -s "$tap_tmp/err"
@@ -140,6 +140,9 @@ if [ -f "$traces/d-smt4.dat" ]; then
 	"$coreaudit" audit -t 0-3 --json "$traces/d-smt4.dat" > "$tap_tmp/smt4.json"
 	check "d-smt4: the co-run time is the union of the 2009 windows (940.737 ms), not their sum (1.507 s)" \
 		test "$(python3 -c "$union_of_list" < "$tap_tmp/smt4.json")" = "0 940736685 940736685 1507246504"
+	"$coreaudit" audit -t 0-3 --unknown-cookie zero --json "$traces/d-smt4.dat" > "$tap_tmp/smt4z.json"
+	check "d-smt4 --unknown-cookie zero: likewise the union (windows confirmed together, once)" \
+		test "$(python3 -c "$union_of_list" < "$tap_tmp/smt4z.json")" = "0 940736685 940736685 1507246504"
 	check "... and the text report's core table says it" grep -q \
 		'^0     0,1,2,3          2009          0          940.737 ' <("$coreaudit" audit -t 0-3 "$traces/d-smt4.dat")
 else

@@ -79,6 +79,43 @@ START_TEST(test_three_way_counted_once)
 }
 END_TEST
 
+/*
+ * 70 three-way co-runs, each 50 us of the core's time as two pair windows
+ * (CPU1 from 10 to 50 us, CPU2 from 20 to 60 us beside CPU0's task from 0 to
+ * 100 us) that CPU0's next event confirms together: the spans kept pass 64,
+ * so they are let go while such a batch is judged; none may be counted twice.
+ */
+START_TEST(test_batch_confirmed_counted_once)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 3, T0, 0, "R", 0, true, 0, 0);
+	for (uint64_t i = 0; i < 70; i++) {
+		uint64_t b = T0 + 1 * MS + i * MS;
+
+		sc_switch(&t, 0, b, 0, "R", 100, true, 0, 1);
+		sc_switch(&t, 1, b + 10 * US, 0, "R", 200, true, 0, 2);
+		sc_switch(&t, 2, b + 20 * US, 0, "R", 300, true, 0, 2);
+		sc_switch(&t, 1, b + 50 * US, 200, "S", 0, true, 2, 0);
+		sc_switch(&t, 2, b + 60 * US, 300, "S", 0, true, 2, 0);
+		sc_switch(&t, 0, b + 100 * US, 100, "S", 0, true, 1, 0);
+	}
+	sc_switch(&t, 3, T0 + 80 * MS, 0, "R", 0, true, 0, 0);
+	test_options(&opts, "0-3");
+	opts.grace_ns = 5 * MS;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].count, 140);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].total, 70 * 80 * US);
+	ck_assert_uint_eq(audit.pipeline->isolation.per_core_corun_ns[0], 70 * 50 * US);
+	ck_assert_uint_gt(audit.pipeline->isolation.per_core_corun[0].settled_ns, 0);
+	ck_assert(!audit.pipeline->isolation.per_core_corun[0].is_upper_bound);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *corun_suite(void)
 {
 	Suite *s = suite_create("corun");
@@ -87,6 +124,7 @@ Suite *corun_suite(void)
 	tcase_add_test(tc, test_spans_merge_in_any_order);
 	tcase_add_test(tc, test_settle_keeps_the_total);
 	tcase_add_test(tc, test_three_way_counted_once);
+	tcase_add_test(tc, test_batch_confirmed_counted_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
