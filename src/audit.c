@@ -227,8 +227,7 @@ static int explain_at(struct run *run, uint64_t ts)
 
 	if (!explain->is_asked) {
 		explain->is_asked = true;
-		explain->ts = !bound->is_relative ? bound->ns :
-			      bound->ns > UINT64_MAX - ts ? UINT64_MAX : ts + bound->ns;
+		explain->ts = ca_cut_resolve(bound, ts, UINT64_MAX);	/* ts: the first event's */
 		ca_isolation_explain(&pipeline->isolation, explain->ts);
 	}
 	if (explain->is_taken || ts <= explain->ts)

@@ -10,8 +10,7 @@ void ca_cut_init(struct ca_cut *span, const struct ca_time_bound *from,
 	span->is_cut = from->is_set || to->is_set;
 }
 
-/* A bound's timestamp, once the trace's first event is known. */
-static uint64_t resolve(const struct ca_time_bound *bound, uint64_t first_ts, uint64_t unset)
+uint64_t ca_cut_resolve(const struct ca_time_bound *bound, uint64_t first_ts, uint64_t unset)
 {
 	if (!bound->is_set)
 		return unset;
@@ -25,8 +24,8 @@ enum ca_cut_place ca_cut_place(struct ca_cut *span, uint64_t ts)
 	if (!span->has_events) {
 		span->has_events = true;
 		span->first_ts = ts;
-		span->from_ts = resolve(&span->from, ts, 0);
-		span->to_ts = resolve(&span->to, ts, UINT64_MAX);
+		span->from_ts = ca_cut_resolve(&span->from, ts, 0);
+		span->to_ts = ca_cut_resolve(&span->to, ts, UINT64_MAX);
 	}
 	if (ts > span->last_ts)
 		span->last_ts = ts;

@@ -38,6 +38,12 @@ struct ca_cut {
 void ca_cut_init(struct ca_cut *span, const struct ca_time_bound *from,
 		  const struct ca_time_bound *to);
 
+/**
+ * ca_cut_resolve() - @bound as a timestamp once the trace's first event
+ *                    (@first_ts) is known; @unset when it is not set
+ */
+uint64_t ca_cut_resolve(const struct ca_time_bound *bound, uint64_t first_ts, uint64_t unset);
+
 /** ca_cut_place() - where an event at @ts lies */
 enum ca_cut_place ca_cut_place(struct ca_cut *span, uint64_t ts);
 

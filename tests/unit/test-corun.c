@@ -50,6 +50,32 @@ START_TEST(test_settle_keeps_the_total)
 END_TEST
 
 /*
+ * One three-way co-run from @at: CPU0 runs 100 (cookie 1), CPU1 200 and CPU2
+ * 300 (cookie 2), switched in and out at @at plus @off: CPU0, CPU1, CPU2 in,
+ * then CPU1, CPU2, CPU0 out.
+ */
+static void three_way(struct trace_text *t, uint64_t at, const uint64_t off[6])
+{
+	sc_switch(t, 0, at + off[0], 0, "R", 100, true, 0, 1);
+	sc_switch(t, 1, at + off[1], 0, "R", 200, true, 0, 2);
+	sc_switch(t, 2, at + off[2], 0, "R", 300, true, 0, 2);
+	sc_switch(t, 1, at + off[3], 200, "S", 0, true, 2, 0);
+	sc_switch(t, 2, at + off[4], 300, "S", 0, true, 2, 0);
+	sc_switch(t, 0, at + off[5], 100, "S", 0, true, 1, 0);
+}
+
+/* The audit of @t on SMT4 core 0-3, CPU3 seen idle up to @end (grace 5 ms: all skew). */
+static void audit_smt4(struct trace_text *t, uint64_t end, struct ca_audit *audit)
+{
+	struct ca_audit_options opts;
+
+	sc_switch(t, 3, end, 0, "R", 0, true, 0, 0);
+	test_options(&opts, "0-3");
+	opts.grace_ns = 5 * MS;
+	ck_assert_int_eq(audit_text(audit, t, &opts), CA_RESULT_PASS);
+}
+
+/*
  * SMT4: CPU0 runs 100 (cookie 1) from 1 ms to 9 ms; CPU1 runs 200 and CPU2
  * 300 (cookie 2) from 2 to 6 ms and from 4 to 8 ms.  Two pair windows of
  * 4 ms (8 ms summed) over 6 ms of the core's time.
@@ -57,20 +83,11 @@ END_TEST
 START_TEST(test_three_way_counted_once)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
 	struct ca_audit audit;
 
 	sc_switch(&t, 3, T0, 0, "R", 0, true, 0, 0);
-	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, true, 0, 1);
-	sc_switch(&t, 1, T0 + 2 * MS, 0, "R", 200, true, 0, 2);
-	sc_switch(&t, 2, T0 + 4 * MS, 0, "R", 300, true, 0, 2);
-	sc_switch(&t, 1, T0 + 6 * MS, 200, "S", 0, true, 2, 0);
-	sc_switch(&t, 2, T0 + 8 * MS, 300, "S", 0, true, 2, 0);
-	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 1, 0);
-	sc_switch(&t, 3, T0 + 10 * MS, 0, "R", 0, true, 0, 0);
-	test_options(&opts, "0-3");
-	opts.grace_ns = 5 * MS;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	three_way(&t, T0, (const uint64_t[6]){ 1 * MS, 2 * MS, 4 * MS, 6 * MS, 8 * MS, 9 * MS });
+	audit_smt4(&t, T0 + 10 * MS, &audit);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].count, 2);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].total, 8 * MS);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_corun_ns[0], 6 * MS);
@@ -88,24 +105,13 @@ END_TEST
 START_TEST(test_batch_confirmed_counted_once)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
 	struct ca_audit audit;
 
 	sc_switch(&t, 3, T0, 0, "R", 0, true, 0, 0);
-	for (uint64_t i = 0; i < 70; i++) {
-		uint64_t b = T0 + 1 * MS + i * MS;
-
-		sc_switch(&t, 0, b, 0, "R", 100, true, 0, 1);
-		sc_switch(&t, 1, b + 10 * US, 0, "R", 200, true, 0, 2);
-		sc_switch(&t, 2, b + 20 * US, 0, "R", 300, true, 0, 2);
-		sc_switch(&t, 1, b + 50 * US, 200, "S", 0, true, 2, 0);
-		sc_switch(&t, 2, b + 60 * US, 300, "S", 0, true, 2, 0);
-		sc_switch(&t, 0, b + 100 * US, 100, "S", 0, true, 1, 0);
-	}
-	sc_switch(&t, 3, T0 + 80 * MS, 0, "R", 0, true, 0, 0);
-	test_options(&opts, "0-3");
-	opts.grace_ns = 5 * MS;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	for (uint64_t i = 0; i < 70; i++)
+		three_way(&t, T0 + 1 * MS + i * MS,
+			  (const uint64_t[6]){ 0, 10 * US, 20 * US, 50 * US, 60 * US, 100 * US });
+	audit_smt4(&t, T0 + 80 * MS, &audit);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].count, 140);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_all[0].total, 70 * 80 * US);
 	ck_assert_uint_eq(audit.pipeline->isolation.per_core_corun_ns[0], 70 * 50 * US);
