@@ -49,7 +49,7 @@ ab_ns() { sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "sum(w['end_ns'] -
 # sched_switch lines as trace-cmd report prints them, without coreaudit.  The
 # windows of every kind (those under the grace too) must add up to it.
 trace-cmd report -t -i "$tap_tmp/live.dat" > "$tap_tmp/live.txt" 2> /dev/null
-truth_ns=$(python3 "$top_srcdir/tests/e2e/corun-truth.py" "$tap_tmp/live.txt" \
+truth_ns=$(python3 "$top_srcdir/tests/e2e/corun-truth.py" --tagged "$tap_tmp/live.txt" \
 	"${pid_a:-0}" "${pid_b:-0}" 0,1)
 ab_all_ns=$(ab_ns "'skew', 'violation', 'unknown'")
 check "A beside B live: windows total $ab_all_ns ns, trace-cmd report of the saved trace $truth_ns ns" \
