@@ -27,6 +27,9 @@ struct run {
 	int bad_cpu;			/* an event's CPU outside the topology */
 	struct ca_cut span;		/* the part of the trace audited (--from, --to) */
 	uint64_t events_read;		/* every event, audited or not: for on_progress */
+	struct ca_topology all;		/* with --cpu: the whole topology, which events'
+					 * CPUs must be in (the state has the audited cores) */
+	char cpus_error[192];		/* --cpu names a CPU in no core */
 };
 
 void ca_audit_options_default(struct ca_audit_options *opts)
@@ -163,13 +166,38 @@ static int add_owed(struct ca_audit *audit, struct ca_owed *owed)
 	return ca_state_add_check(&audit->pipeline->state, &owed->base);
 }
 
+/*
+ * --cpu: the state gets the cores that hold a listed CPU; @topo, kept in
+ * run->all, still says which CPUs the trace may have events on.
+ */
+static int init_state(struct run *run, const struct ca_topology *topo)
+{
+	struct ca_audit *audit = run->audit;
+	struct ca_topology audited;
+	int ret;
+
+	if (!audit->opts.cpus)
+		return ca_state_init(&audit->pipeline->state, topo, audit->info.cpu_count,
+				     audit->opts.identity);
+	ret = ca_topology_restrict(topo, audit->opts.cpus, &audited, run->cpus_error,
+				   sizeof(run->cpus_error));
+	if (ret)
+		return ret;
+	ret = ca_topology_copy(&run->all, topo);
+	if (!ret)
+		ret = ca_state_init(&audit->pipeline->state, &audited, audit->info.cpu_count,
+				    audit->opts.identity);
+	ca_topology_free(&audited);
+	return ret;
+}
+
 static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 {
 	struct run *run = ctx;
 	struct ca_audit *audit = run->audit;
 	int ret;
 
-	ret = ca_state_init(&audit->pipeline->state, topo, audit->info.cpu_count, audit->opts.identity);
+	ret = init_state(run, topo);
 	if (ret)
 		return ret;
 	audit->pipeline->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
@@ -195,7 +223,8 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = add_owed(audit, &audit->pipeline->unjust);
 	ca_accounting_init(&audit->pipeline->accounting, &audit->pipeline->forcedidle,
 			   audit->opts.max_accounting_pct);
-	if (!ret)
+	/* The kernel's per-task figure counts every core: not comparable with --cpu. */
+	if (!ret && !audit->opts.cpus)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->accounting.base);
 	audit->pipeline->has_timeline = audit->opts.keep_timeline;
 	ca_timeline_init(&audit->pipeline->timeline);
@@ -259,10 +288,13 @@ static int consume(void *ctx, const struct ca_event *ev)
 	struct run *run = ctx;
 	struct ca_audit *audit = run->audit;
 
-	/* An IPI to a CPU mask is one event per target: counted once, as a send. */
-	bool is_counted = ev->kind != CA_EV_IPI || ev->ipi.is_first_target;
+	const struct ca_topology *audited = &audit->pipeline->state.topo;
+	/* An IPI to a CPU mask is one event per target: counted once, as a send;
+	 * with --cpu, the events of the audited CPUs only. */
+	bool is_counted = (ev->kind != CA_EV_IPI || ev->ipi.is_first_target) &&
+			  ca_topology_core_of(audited, ev->cpu) >= 0;
 
-	if (ca_topology_core_of(&audit->pipeline->state.topo, ev->cpu) < 0) {
+	if (ca_topology_core_of(audit->opts.cpus ? &run->all : audited, ev->cpu) < 0) {
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
@@ -311,8 +343,12 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 	struct ca_audit *audit = run->audit;
 	char topo[256];
 
+	if (run->cpus_error[0])
+		return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: --cpu %s: %s", audit->opts.path,
+				  audit->opts.cpus, run->cpus_error);
 	if (ret == -EDOM) {
-		ca_topology_brief(&audit->pipeline->state.topo, topo, sizeof(topo));
+		ca_topology_brief(audit->opts.cpus ? &run->all : &audit->pipeline->state.topo, topo,
+				  sizeof(topo));
 		return fail_input(audit, run->is_topology_from_option ? CA_RESULT_BAD_OPTIONS
 								      : CA_RESULT_BAD_INPUT,
 				  "%s: events on CPU %d, which the topology \"%s\" does not name",
@@ -334,6 +370,12 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 			  strerror(-ret));
 }
 
+/* @cpu is on an audited core (all of them, without --cpu). */
+static bool is_audited_cpu(const struct ca_state *state, int cpu)
+{
+	return ca_topology_core_of(&state->topo, cpu) >= 0;
+}
+
 static void summarise(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -344,6 +386,8 @@ static void summarise(struct ca_audit *audit)
 		known_total += audit->pipeline->forcedidle.per_cpu_known_ns[cpu];
 	}
 	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
+		if (!is_audited_cpu(state, (int)cpu))
+			continue;
 		audit->missed_switches += state->cpus[cpu].missed_switches;
 		audit->lost_events += state->cpus[cpu].lost_events;
 		audit->has_unknown_loss |= state->cpus[cpu].has_unknown_loss;
@@ -589,7 +633,8 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 
 	text[0] = '\0';
 	for (int cpu = 0; cpu < (int)audit->pipeline->state.cpu_count && used < len; cpu++)
-		if (audit->pipeline->state.cpus[cpu].missed_switches)
+		if (audit->pipeline->state.cpus[cpu].missed_switches &&
+		    is_audited_cpu(&audit->pipeline->state, cpu))
 			used += snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
 	return text;
 }
@@ -626,7 +671,7 @@ static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const str
 	int worst = -1;
 
 	for (int cpu = 0; cpu < (int)state->cpu_count; cpu++) {
-		if (measure(&state->cpus[cpu]) > most) {
+		if (is_audited_cpu(state, cpu) && measure(&state->cpus[cpu]) > most) {
 			most = measure(&state->cpus[cpu]);
 			worst = cpu;
 		}
@@ -809,6 +854,15 @@ static void collect_warnings(struct ca_audit *audit)
 			    "marker \"%s\": the option is used (without it, the marker would be)",
 			    topo, audit->topology_marker);
 	}
+	if (audit->opts.cpus) {
+		char topo[128];
+
+		ca_topology_brief(&state->topo, topo, sizeof(topo));
+		add_warning(audit, "--cpu %s: only the cores \"%s\" were audited; forced idle and "
+			    "starvation per task count time on them alone, and the kernel's own "
+			    "figures per task (coreaudit-kfi markers) were not compared",
+			    audit->opts.cpus, topo);
+	}
 	if (audit->pipeline->has_rules && audit->pipeline->rules.needs_uid_or_cgroup)
 		add_warning(audit, "%s: uid and cgroup rules match no task: scheduler traces "
 			    "carry neither", audit->pipeline->rules.path);
@@ -894,6 +948,16 @@ static enum ca_result outside_span(struct ca_audit *audit)
 			  ca_format_timestamp(audit->trace_last_ts, last, sizeof(last)));
 }
 
+/* --cpu named cores whose CPUs show no event (in the span audited). */
+static enum ca_result no_audited_events(struct ca_audit *audit)
+{
+	char topo[128];
+
+	ca_topology_brief(&audit->pipeline->state.topo, topo, sizeof(topo));
+	return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: --cpu %s: no event on the CPUs of "
+			  "the cores it names (\"%s\")", audit->opts.path, audit->opts.cpus, topo);
+}
+
 static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 {
 	struct ca_audit *audit = run->audit;
@@ -922,6 +986,8 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 	note_span(audit, &run->span);
 	if (!audit->events && run->span.is_cut && run->span.has_events)
 		return outside_span(audit);
+	if (!audit->events && audit->opts.cpus && audit->pipeline->state.has_events)
+		return no_audited_events(audit);
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);
@@ -978,6 +1044,7 @@ enum ca_result ca_audit_feed(struct ca_audit *audit, struct ca_source *source)
 				  source->path);
 	audit->info = source->info;
 	code = run_pipeline(&run, source);
+	ca_topology_free(&run.all);
 	audit->info.reader = source->info.reader;	/* known once reading began */
 	if (!run.is_ready)
 		memset(&audit->pipeline->state, 0, sizeof(audit->pipeline->state));

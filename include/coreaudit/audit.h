@@ -77,6 +77,10 @@ struct ca_audit_options {
 	 * trace the last one is (ns after its first event). */
 	void (*on_progress)(void *ctx, uint64_t events_read, uint64_t into_ns);
 	void *progress_ctx;
+	/* --cpu: audit only the cores that hold a CPU of this list ("0,1,4-7", as
+	 * trace-cmd report's --cpu), each core whole; the other CPUs' events still
+	 * tell where tasks are, woken and sent.  NULL: every core. */
+	const char *cpus;
 };
 
 #define CA_PROGRESS_EVENTS 65536

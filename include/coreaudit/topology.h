@@ -7,6 +7,7 @@
 #ifndef COREAUDIT_TOPOLOGY_H
 #define COREAUDIT_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -81,6 +82,24 @@ char *ca_topology_text(const struct ca_topology *topo);
  * Return: 0, or -ENOMEM (and @dst empty).
  */
 int ca_topology_copy(struct ca_topology *dst, const struct ca_topology *src);
+
+/**
+ * ca_cpu_list_parse() - a CPU list as trace-cmd's --cpu takes it: "0,1,4-7"
+ * @cpus: set to a table of *@count entries, true for each CPU listed (free() it)
+ * Return: 0; -EINVAL with @err set (what is wrong, quoting @text) and nothing
+ *         to free; -ENOMEM.
+ */
+int ca_cpu_list_parse(const char *text, bool **cpus, int *count, char *err, int err_len);
+
+/**
+ * ca_topology_restrict() - the cores of @topo that hold a CPU of @list (a CPU
+ *     list, as ca_cpu_list_parse()), each whole and in @topo's order, as @out
+ *     (its cores numbered from 0; the other CPUs in no core)
+ * Return: 0 (free @out with ca_topology_free()); -EINVAL with @err set when
+ *         @list does not parse or names a CPU in no core of @topo; -ENOMEM.
+ */
+int ca_topology_restrict(const struct ca_topology *topo, const char *list,
+			 struct ca_topology *out, char *err, int err_len);
 
 /** ca_topology_free() - release the tables (safe on a zeroed or freed topology) */
 void ca_topology_free(struct ca_topology *topo);

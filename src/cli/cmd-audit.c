@@ -68,6 +68,10 @@ static const struct ca_option options[] = {
 	  "set before are still known"),
 	CA_OPTION(CA_LONG_ONLY('t'), "to", CA_OPT_TIME, "TIME",
 	  "audit up to TIME (as --from); events after it are\nnot read into the audit"),
+	CA_OPTION(CA_LONG_ONLY('C'), "cpu", CA_OPT_CPUS, "LIST",
+	  "audit only the cores that hold a CPU of LIST\n(\"0,1,4-7\", as trace-cmd report's "
+	  "--cpu), each\ncore whole; the other CPUs' events still tell\nwhere tasks run, wake "
+	  "and are sent"),
 	CA_OPTION(CA_LONG_ONLY('x'), "explain", CA_OPT_TIME, "TIME",
 	  "what the CPUs ran at TIME (as --from): of the\ncores with a co-run window open then "
 	  "(none: every\ncore, up to --top); each such window, its kind,\ncause and both CPUs' "
@@ -146,6 +150,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --color always trace.dat | less -R\n"
 		"  coreaudit audit --progress always big.dat 2> progress.log\n"
 		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
+		"  coreaudit audit --cpu 4-7 trace.dat    (the cores of CPUs 4 to 7)\n"
 		"  coreaudit audit --explain 5612.345678901 trace.dat\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
@@ -212,6 +217,8 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		parsed->opts->explain = time_bound(value);
 	else if (id == CA_LONG_ONLY('f'))
 		parsed->opts->from = time_bound(value);
+	else if (id == CA_LONG_ONLY('C'))
+		parsed->opts->cpus = value->text;
 	else if (id == CA_LONG_ONLY('t'))
 		parsed->opts->to = time_bound(value);
 	return 0;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "coreaudit/duration.h"
@@ -112,6 +113,21 @@ static int parse_seconds(const char *text, uint64_t *ns)
 	return ca_parse_duration(with_unit, ns);
 }
 
+/* A CPU list: checked here, read again once the topology is known. */
+static int parse_cpus(const struct ca_option *opt, const char *text)
+{
+	char err[160];
+	bool *cpus;
+	int count;
+
+	if (!ca_cpu_list_parse(text, &cpus, &count, err, sizeof(err))) {
+		free(cpus);
+		return 0;
+	}
+	ca_cli_error("--%s \"%s\": %s", opt->name, text, err);
+	return -EINVAL;
+}
+
 static int parse_value(const struct ca_option *opt, const char *text, struct ca_opt_value *value)
 {
 	char err[160], expected[200];
@@ -158,6 +174,8 @@ static int parse_value(const struct ca_option *opt, const char *text, struct ca_
 		snprintf(expected, sizeof(expected), "a whole number from %d to %llu",
 			 opt->kind == CA_OPT_COUNT, (unsigned long long)opt->max);
 		return bad_value(opt, text, expected);
+	case CA_OPT_CPUS:
+		return parse_cpus(opt, text);
 	case CA_OPT_TOPOLOGY:	/* "@FILE": sysfs-style lines (ca_topology_read_file()) */
 		if (text[0] == '@' ? !ca_topology_read_file(text + 1, &value->topology, err, sizeof(err))
 				   : !ca_topology_parse(text, &value->topology, err, sizeof(err)))

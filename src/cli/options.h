@@ -29,6 +29,7 @@ enum ca_opt_kind {
 	CA_OPT_COUNT,		/* ca_parse_count(): 1 to .max */
 	CA_OPT_COUNT0,		/* ca_parse_count(): 0 (off) to .max */
 	CA_OPT_TOPOLOGY,	/* ca_topology_parse() */
+	CA_OPT_CPUS,		/* a CPU list, ca_cpu_list_parse(): kept as text */
 };
 
 struct ca_option {

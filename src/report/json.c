@@ -152,6 +152,8 @@ static json *trace(const struct ca_audit *audit)
 	put(obj, "topology_source", str(audit->is_topology_from_option ? "option" : "marker"));
 	if (audit->topology_marker[0])
 		put(obj, "topology_marker", str(audit->topology_marker));
+	if (audit->opts.cpus)	/* --cpu: the topology above is the cores audited */
+		put(obj, "cpu_filter", str(audit->opts.cpus));
 	put(obj, "identity", str(state->identity == CA_IDENTITY_TAG ? "tags" : "cookies"));
 	put(obj, "cookie_source", str(ca_cookie_source_name(state->cookie_source)));
 	/* What tags and rule relations were held against: the kernel's cookies. */

@@ -100,6 +100,7 @@ static void remove_stale_instances(void)
 			continue;
 		stale = tracefs_instance_alloc(NULL, names[i]);
 		if (stale) {
+			tracefs_instance_file_write(stale, "options/copy_trace_marker", "0");
 			tracefs_event_disable(stale, NULL, NULL);
 			tracefs_instance_destroy(stale);
 			tracefs_instance_free(stale);
@@ -325,6 +326,22 @@ static bool should_stop(const struct live *live, uint64_t start)
 	return live->opts.duration_ns && mono_now() - start >= live->opts.duration_ns;
 }
 
+/*
+ * Markers written to the top-level trace_marker reach the instance (kernels
+ * 6.16+), only while it traces: a marker copied to an instance whose tracing
+ * is off fails, for whoever wrote it (EBADF), so copying starts right before
+ * tracing does and stops right before it ends.
+ */
+static int trace_with_markers(struct live *live, bool is_on)
+{
+	if (!is_on) {
+		tracefs_instance_file_write(live->instance, "options/copy_trace_marker", "0");
+		return tracefs_trace_off(live->instance);
+	}
+	tracefs_instance_file_write(live->instance, "options/copy_trace_marker", "1");
+	return tracefs_trace_on(live->instance);
+}
+
 static int live_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
 	struct live *live = source->priv;
@@ -345,7 +362,7 @@ static int live_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 	}
 	if (!ret && live->opts.on_end)
 		live->opts.on_end(live->opts.user);
-	tracefs_trace_off(live->instance);
+	trace_with_markers(live, false);
 	if (!ret)
 		ret = drain(live, true, fn, ctx);
 	return ret;
@@ -374,7 +391,7 @@ static void live_close(struct ca_source *source)
 	free(live->cpus);
 	live->cpus = NULL;
 	if (live->instance) {
-		tracefs_trace_off(live->instance);
+		trace_with_markers(live, false);
 		tracefs_event_disable(live->instance, NULL, NULL);
 		tracefs_instance_destroy(live->instance);
 		tracefs_instance_free(live->instance);
@@ -479,8 +496,6 @@ static int create_instance(struct live *live, struct ca_source *source)
 	snprintf(kb, sizeof(kb), "%zu", live->opts.buffer_kb);
 	tracefs_instance_file_write(live->instance, "buffer_size_kb", kb);
 	tracefs_instance_file_write(live->instance, "trace_clock", "mono");
-	/* Markers written to the top-level trace_marker reach us (kernels 6.16+). */
-	tracefs_instance_file_write(live->instance, "options/copy_trace_marker", "1");
 	live->tep = tracefs_local_events_system(NULL, systems);
 	if (!live->tep) {
 		snprintf(source->error, sizeof(source->error),
@@ -528,7 +543,7 @@ int ca_live_open(struct ca_source *source, const struct ca_live_options *opts)
 		ret = enable_events(live, source);
 	if (!ret)
 		ret = open_cpus(live, source);
-	if (!ret && tracefs_trace_on(live->instance))
+	if (!ret && trace_with_markers(live, true))
 		ret = -EIO;
 	if (!ret)	/* an idle CPU shows no event: each shows its state once */
 		ca_live_census(live->cpu_count);

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,135 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 	if (ret)
 		ca_topology_free(topo);
 	return ret && ret != -ENOMEM ? -EINVAL : ret;
+}
+
+/* Mark @first..@last in *@cpus (grown to cover them, new entries false). */
+static int mark_cpus(bool **cpus, int *count, int first, int last)
+{
+	if (last >= *count) {
+		bool *grown = realloc(*cpus, (size_t)(last + 1) * sizeof(**cpus));
+
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + *count, 0, (size_t)(last + 1 - *count) * sizeof(*grown));
+		*cpus = grown;
+		*count = last + 1;
+	}
+	for (int cpu = first; cpu <= last; cpu++)
+		(*cpus)[cpu] = true;
+	return 0;
+}
+
+/* One item of a CPU list: "4" or "4-7". */
+static int parse_list_item(const char **pos, const char *text, bool **cpus, int *count,
+			   char *err, int err_len)
+{
+	int first, last, ret;
+
+	if ((ret = parse_cpu(pos, text, &first, err, err_len)))
+		return ret;
+	last = first;
+	if (**pos == '-') {
+		(*pos)++;
+		if ((ret = parse_cpu(pos, text, &last, err, err_len)))
+			return ret;
+	}
+	if (last < first) {
+		snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", first, last, last, first);
+		return -EINVAL;
+	}
+	if (mark_cpus(cpus, count, first, last)) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int ca_cpu_list_parse(const char *text, bool **cpus, int *count, char *err, int err_len)
+{
+	const char *pos = text;
+	int ret;
+
+	*cpus = NULL;
+	*count = 0;
+	for (;;) {
+		if ((ret = parse_list_item(&pos, text, cpus, count, err, err_len)))
+			break;
+		if (!*pos)
+			return 0;
+		if (*pos != ',') {
+			snprintf(err, err_len, "unexpected \"%.20s\": a CPU list is numbers and "
+				 "ranges separated by commas, as \"0,1,4-7\"", pos);
+			ret = -EINVAL;
+			break;
+		}
+		pos++;
+	}
+	free(*cpus);
+	*cpus = NULL;
+	*count = 0;
+	return ret == -ENOMEM ? ret : -EINVAL;
+}
+
+/* Add core @core of @topo, whole, to @out as its next core. */
+static int add_whole_core(struct ca_topology *out, const struct ca_topology *topo, int core,
+			  char *err, int err_len)
+{
+	int ret;
+
+	if (room_for_core(out, out->core_count)) {
+		snprintf(err, err_len, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < topo->sibling_count[core]; i++)
+		if ((ret = add_cpu(out, out->core_count, topo->siblings[core][i], err, err_len)))
+			return ret;
+	out->core_count++;
+	return 0;
+}
+
+/* The cores of @topo with a CPU set in @cpus, whole, into @out; a CPU of no core is an error. */
+static int restrict_to(const struct ca_topology *topo, const bool *cpus, int count,
+		       struct ca_topology *out, char *err, int err_len)
+{
+	char text[128];
+	int ret;
+
+	for (int cpu = 0; cpu < count; cpu++) {
+		if (!cpus[cpu] || ca_topology_core_of(topo, cpu) >= 0)
+			continue;
+		ca_topology_brief(topo, text, sizeof(text));
+		snprintf(err, err_len, "CPU %d is in no core of the topology \"%s\"", cpu, text);
+		return -EINVAL;
+	}
+	for (int core = 0; core < topo->core_count; core++) {
+		bool is_listed = false;
+
+		for (int i = 0; i < topo->sibling_count[core]; i++) {
+			int cpu = topo->siblings[core][i];
+
+			is_listed |= cpu < count && cpus[cpu];
+		}
+		if (is_listed && (ret = add_whole_core(out, topo, core, err, err_len)))
+			return ret;
+	}
+	return 0;
+}
+
+int ca_topology_restrict(const struct ca_topology *topo, const char *list,
+			 struct ca_topology *out, char *err, int err_len)
+{
+	bool *cpus;
+	int count, ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = ca_cpu_list_parse(list, &cpus, &count, err, err_len);
+	if (!ret)
+		ret = restrict_to(topo, cpus, count, out, err, err_len);
+	free(cpus);
+	if (ret)
+		ca_topology_free(out);
+	return ret;
 }
 
 void ca_topology_free(struct ca_topology *topo)

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # corun-truth.py - how long two tasks ran at the same time, from `trace-cmd
-# report -t` text alone (independent of coreaudit): each CPU's current task
-# is the pid every event line of that CPU shows (the task running when it was
-# recorded) and, after a sched_switch, its next task; the time both PID_A and
-# PID_B were current on CPUs of CPULIST is summed.  Prints the nanoseconds.
-# With --tagged, the two (of different tags) count only once either has had
-# its coreaudit-tag marker: before, both are untagged, in the same group for
-# --tags markers; after, an untagged task and a tagged one are not.
+# report -t` text alone (independent of coreaudit).  Each CPU runs the task a
+# sched_switch put there; every other event line shows the task current when
+# it was recorded.  Right after a switch, lines may still show the task that
+# left (the switch's tail); a line showing any other task than the one
+# believed current means a switch is missing, and what that CPU ran since its
+# previous line is not known: that stretch counts for neither task.  The time
+# PID_A and PID_B both ran on CPUs of CPULIST is printed, in nanoseconds.
+# With --tagged, only from the first coreaudit-tag marker of the two (they
+# carry different tags; before it both are untagged, one group for --tags
+# markers).
 #
 #   corun-truth.py [--tagged] REPORT.txt PID_A PID_B CPULIST (e.g. 0,1)
 import re
@@ -19,40 +22,70 @@ next_re = re.compile(r'==> .*:(\d+) \[-?\d+\]\s*$|next_pid=(\d+)')
 tag_re = re.compile(r'coreaudit-tag pid=(\d+) ')
 
 
-def overlap(lines, a, b, cpus, tagged):
-    current, waiting = {}, {a, b} if tagged else set()
-    both_since, total = None, 0
+class Cpu:
+    def __init__(self, ns, pid):
+        self.pid, self.since, self.last, self.tail = pid, ns, ns, None
+        self.segments = []      # (start, end, pid) of known stretches
+
+    def close(self, ns):
+        if self.pid is not None and ns > self.since:
+            self.segments.append((self.since, ns, self.pid))
+
+    def event(self, ns, shown, is_switch, next_pid):
+        if shown != self.pid and not (shown == self.tail and not is_switch):
+            self.close(self.last)           # unknown from the last line to this one
+            self.pid, self.since = shown, ns
+        if is_switch:
+            self.close(ns)
+            self.pid, self.since, self.tail = next_pid, ns, shown
+        elif shown == self.pid:
+            self.tail = None
+        self.last = ns
+
+
+def read(lines, cpus):
+    state, tags = {}, {}
     for line in lines:
+        t = tag_re.search(line)
         m = line_re.match(line)
-        t = tag_re.search(line) if waiting else None
-        if t:
-            waiting.discard(int(t.group(1)))
-        if not m or int(m.group(2)) not in cpus:
+        if not m:
             continue
-        cpu = int(m.group(2))
         # -t prints nanoseconds; pad a shorter fraction (microseconds) to them
         ns = int(m.group(3)) * 10**9 + int(m.group(4).ljust(9, '0')[:9])
-        current[cpu] = int(m.group(1))
-        if m.group(5) == 'sched_switch':
-            n = next_re.search(line)
-            if n:
-                current[cpu] = int(n.group(1) or n.group(2))
-        running = set(current.values())
-        if a in running and b in running and len(waiting) < 2:
-            if both_since is None:
-                both_since = ns
-        elif both_since is not None:
-            total += ns - both_since
-            both_since = None
+        if t:
+            tags.setdefault(int(t.group(1)), ns)
+        cpu, shown = int(m.group(2)), int(m.group(1))
+        if cpu not in cpus:
+            continue
+        is_switch = m.group(5) == 'sched_switch'
+        n = next_re.search(line) if is_switch else None
+        if cpu not in state:
+            state[cpu] = Cpu(ns, shown)
+        state[cpu].event(ns, shown, is_switch, int(n.group(1) or n.group(2)) if n else shown)
+    for c in state.values():
+        c.close(c.last)
+    return state, tags
+
+
+def overlap(state, a, b, start):
+    of = lambda pid: [(s, e) for c in state.values() for s, e, p in c.segments if p == pid]
+    total = 0
+    for s1, e1 in of(a):
+        for s2, e2 in of(b):
+            total += max(0, min(e1, e2) - max(s1, s2, start))
     return total
 
 
 def main():
     tagged = sys.argv[1] == '--tagged'
     report, a, b, cpulist = sys.argv[1 + tagged:5 + tagged]
-    cpus = {int(c) for c in cpulist.split(',')}
+    a, b = int(a), int(b)
     with open(report, errors='replace') as f:
-        print(overlap(f, int(a), int(b), cpus, tagged))
+        state, tags = read(f, {int(c) for c in cpulist.split(',')})
+    start = 0
+    if tagged:
+        start = min((tags[p] for p in (a, b) if p in tags), default=None)
+    print(0 if start is None else overlap(state, a, b, start))
 
 
 if __name__ == '__main__':

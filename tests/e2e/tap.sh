@@ -38,6 +38,12 @@ live_test_prelude() {
 	if [ -n "$why" ]; then skip "$why"; exit 0; fi
 	hold_cpu_lock
 }
+# is_tracing INSTANCE-DIR: the instance traces, set up: tracing_on 1 with its
+# events on (a new instance traces at once, before coreaudit turns it off to
+# set it up; it turns it on, copying top-level markers, once all is ready)
+is_tracing() {
+	[ "$(cat "$1/tracing_on" "$1/events/sched/sched_switch/enable" 2> /dev/null | tr -d '\n')" = 11 ]
+}
 # hold_cpu_lock: one at a time, the live tests (their workloads need the CPUs)
 # and the tests that keep both CPUs busy (audits of the large real traces)
 hold_cpu_lock() {

@@ -14,7 +14,7 @@ port=$(python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0));
 url="http://127.0.0.1:$port/metrics"
 wait_tracing() {	# PID
 	for _ in $(seq 300); do
-		[ "$(cat "$tracefs/instances/coreaudit-$1/tracing_on" 2> /dev/null)" = 1 ] && return
+		is_tracing "$tracefs/instances/coreaudit-$1" && return
 		sleep 0.1
 	done
 }

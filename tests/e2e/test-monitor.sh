@@ -11,7 +11,9 @@ instances() { ls "$tracefs/instances" | grep -c '^coreaudit-' || true; }
 # and the groups' tag markers must be recorded).
 workload_when_traced() {	# SECONDS
 	for _ in $(seq 300); do
-		grep -qs 1 "$tracefs"/instances/coreaudit-*/tracing_on && break
+		for dir in "$tracefs"/instances/coreaudit-*; do
+			is_tracing "$dir" && break 2
+		done
 		sleep 0.1
 	done
 	date +%s > "$tap_tmp/traced_at"
@@ -25,7 +27,7 @@ since_traced() { echo $(($(date +%s) - $(cat "$tap_tmp/traced_at" 2> /dev/null |
 # event is enabled: seconds under ASan).
 wait_tracing() {
 	for _ in $(seq 300); do
-		[ "$(cat "$tracefs/instances/coreaudit-$1/tracing_on" 2> /dev/null)" = 1 ] && return
+		is_tracing "$tracefs/instances/coreaudit-$1" && return
 		sleep 0.1
 	done
 }

@@ -98,6 +98,31 @@ audited() {
 	[ -s "$tap_tmp/$name.cmp" ] || fail "$name: compare-tiles.py printed nothing"
 }
 
+# filtered NAME COPIES LIST [AUDIT OPTIONS...]: audit tiling NAME (audited
+# before) with --cpu LIST, which names CPUs of copies COPIES ("1,3"): per copy
+# audited, the input's findings, and nothing of the others
+filtered() {
+	local name=$1 copies=$2 list=$3 code
+	shift 3
+	"$coreaudit" audit -t "$(topology_of "$name")" --cpu "$list" "$@" --json "$tap_tmp/$name.dat" \
+		> "$tap_tmp/$name.cpu.json" 2> "$tap_tmp/$name.cpu.err"
+	code=$?
+	check "$name --cpu $list: exits as the input's audit" test "$code" = "$(json_get \
+		"{'pass': 0, 'fail': 1, 'inconclusive': 4}[d['verdict']]" < "$tap_tmp/$name.in.json")"
+	check "$name --cpu $list: trace.cpu_filter, and a warning names the cores audited" test \
+		"$(json_get "d['trace']['cpu_filter'], any(w.startswith('--cpu $list: only the cores')
+		for w in d['warnings'])" < "$tap_tmp/$name.cpu.json")" = "$list True"
+	python3 "$compare" --copies "$copies" "$tap_tmp/$name.in.json" "$tap_tmp/$name.cpu.json" \
+		"$tap_tmp/$name.tiling.json" > "$tap_tmp/$name.cpu.cmp" 2>&1
+	while read -r status rest; do
+		case $status in
+		ok) ok "$name --cpu $list (copies $copies): $rest" ;;
+		*) fail "$name --cpu $list (copies $copies): ${rest#ok }" ;;
+		esac
+	done < "$tap_tmp/$name.cpu.cmp"
+	[ -s "$tap_tmp/$name.cpu.cmp" ] || fail "$name --cpu $list: compare-tiles.py printed nothing"
+}
+
 # One copy: what trace-cmd reads is the input, event for event.
 [ -n "$SAN_FLAGS" ] || for name in d-cookies d-smt4; do
 	python3 "$tile" "$traces/$name.dat" 1 "$tap_tmp/$name-x1.dat" > /dev/null
@@ -126,12 +151,18 @@ check "smt4-x16-split: a core's 4 threads 16 apart" \
 	test "$(cut -d' ' -f1-2 < <(topology_of smt4-x16-split))" = "0,16,32,48 1,17,33,49"
 tiling cookies-x16-sparse "$traces/d-cookies.dat" 16 sparse --gap 2 &&
 	audited cookies-x16-sparse "$traces/d-cookies.dat" 0,1
+# copy j is CPUs 4j and 4j+1; 2 and 3 are absent, named by no core
+filtered cookies-x16-sparse 0,15 0,60-61
+expect_exit 2 "--cpu 2: an absent CPU, in no core" "$coreaudit" audit \
+	-t "$(topology_of cookies-x16-sparse)" --cpu 2 "$tap_tmp/cookies-x16-sparse.dat"
 tool_check "cookies-x16-sparse: 64 CPUs declared, 32 of them with data" \
 	test "$(python3 "$top_srcdir/tests/e2e/damage.py" layout "$tap_tmp/cookies-x16-sparse.dat" |
 	wc -l) $(trace-cmd report -i "$tap_tmp/cookies-x16-sparse.dat" 2> /dev/null |
 	head -1)" = "32 cpus=64"
 tiling nocookies-x32-split "$traces/d-nocookies.dat" 32 split &&
 	audited nocookies-x32-split "$traces/d-nocookies.dat" 0,1 --tags markers
+# CPU 40 is thread 1 of copy 8 (split: thread t of copy j is 32 t + j)
+filtered nocookies-x32-split 8 40 --tags markers
 tool_check "nocookies-x32-split: copy 31's coreaudit-tag markers name its own pids" \
 	test "$(trace-cmd report -i "$tap_tmp/nocookies-x32-split.dat" 2> /dev/null |
 	grep -o 'coreaudit-tag pid=31[0-9][0-9] tag=[AB]' | sort | tr '\n' ' ')" = \
@@ -161,6 +192,19 @@ tiling cookies-x8-split "$traces/d-cookies.dat" 8 split &&
 	audited cookies-x8-split "$traces/d-cookies.dat" 0,1
 tiling smt4-x4-packed "$traces/d-smt4.dat" 4 packed &&
 	audited smt4-x4-packed "$traces/d-smt4.dat" 0-3
+
+# --cpu: the cores that hold a listed CPU, each whole (copy 3 of the split
+# tiling is the core "3,11"; 5 and 12-13 are CPUs of SMT4 copies 1 and 3),
+# are exactly their copies' audit; a CPU of no core is a usage error.
+filtered cookies-x8-split 3 3
+filtered smt4-x4-packed 1,3 5,12-13
+expect_exit 2 "--cpu 999: a CPU in no core" "$coreaudit" audit \
+	-t "$(topology_of cookies-x8-split)" --cpu 999 "$tap_tmp/cookies-x8-split.dat"
+check "... says so, naming the file and the topology" grep -q \
+	"cookies-x8-split.dat: --cpu 999: CPU 999 is in no core of the topology \"0,8 1,9" "$tap_tmp/err"
+expect_exit 2 "--cpu 1,x" "$coreaudit" audit --cpu 1,x "$tap_tmp/cookies-x8-split.dat"
+check "... says what a CPU list is" grep -q '^coreaudit: --cpu "1,x": expected a CPU number at "x"' \
+	"$tap_tmp/err"
 
 # Cookies rebuilt from prctl calls; the evidence of an unexplained window
 # names each IPI's target CPU, on any CPU of the tiling.

@@ -2,7 +2,7 @@
 """compare-tiles.py - does the audit of a tiled trace say, per copy, what the
 audit of its input says?
 
-usage: compare-tiles.py INPUT.json TILED.json TILED.tiling.json
+usage: compare-tiles.py [--copies J,K,...] INPUT.json TILED.json TILED.tiling.json
 
 INPUT.json and TILED.json are `coreaudit audit --json` of the input trace and
 of the trace tile.py made of it (TILED.tiling.json, written by tile.py, holds
@@ -32,6 +32,10 @@ and input CPU and pid, and compared exactly:
   numbers, handed out in call order: they are compared up to a one-to-one
   renaming per copy, read from the per-task figures.
 
+With --copies, the tiled audit covered those copies only (coreaudit audit --cpu
+with their CPUs): every finding must map to one of them, and the totals are
+as many times the input's as copies are named.
+
 One line per aspect, "ok ASPECT: ..." or "not ok ASPECT: ...", on stdout; the
 exit status is 1 when any aspect differs.  Nothing depends on the copy count:
 the same comparison holds for any N the audit accepts.
@@ -43,8 +47,9 @@ PCT_KEYS = ("p50_ns", "p99_ns")
 
 
 class Mapping:
-    def __init__(self, info):
+    def __init__(self, info, selected=None):
         self.n = info["copies"]
+        self.selected = selected if selected is not None else list(range(self.n))
         self.shift = info["pid_shift"]
         self.back = {}
         for j in range(self.n):
@@ -192,9 +197,9 @@ def identity_key(w):
     return json.dumps(key, sort_keys=True)
 
 
-def compare(inp, out, info):
-    m = Mapping(info)
-    n = m.n
+def compare(inp, out, info, selected=None):
+    m = Mapping(info, selected)
+    n = len(m.selected)
     results = []
 
     def report(aspect, errs, what):
@@ -236,7 +241,7 @@ def compare(inp, out, info):
     per_in = inp["forced_idle"]["per_cpu_ns"]
     per_out = out["forced_idle"]["per_cpu_ns"]
     for cpu, ns in per_out.items():
-        if int(cpu) not in m.back:
+        if int(cpu) not in m.back or m.cpu(int(cpu))[0] not in m.selected:
             if ns:
                 errs.append("CPU %s is no copy's, yet has %s ns" % (cpu, ns))
             continue
@@ -245,17 +250,20 @@ def compare(inp, out, info):
             errs.append("CPU %s (copy %d CPU %d): %s ns, input %s" % (cpu, j, k, ns,
                                                                       per_in.get(str(k))))
     for cpu in m.back:
+        if m.cpu(cpu)[0] not in m.selected:
+            continue
         if str(cpu) not in per_out and per_in.get(str(m.cpu(cpu)[1])):
             errs.append("CPU %d missing" % cpu)
-    report("forced idle per CPU", errs, "%d CPUs, each its input CPU's" % len(m.back))
+    report("forced idle per CPU", errs, "%d CPUs, each its input CPU's"
+           % sum(1 for c in m.back if m.cpu(c)[0] in m.selected))
 
     errs = []
     renamed = cookie_renaming(m, inp, out, errs)
     want = sorted(json.dumps(t, sort_keys=True) for t in inp["forced_idle"]["per_task"])
-    copies = [[] for _ in range(n)]
+    copies = {j: [] for j in m.selected}
     for t in out["forced_idle"]["per_task"]:
         j, pid = m.pid(t["pid"])
-        if j is None or j >= n:
+        if j is None or j not in copies:
             errs.append("task %s belongs to no copy" % t["pid"])
             continue
         t = dict(t, pid=pid)
@@ -268,7 +276,7 @@ def compare(inp, out, info):
         if renamed and t.get("cookie") is not None:
             t["cookie"] = renamed[j].get(t["cookie"], t["cookie"])
         copies[j].append(json.dumps(t, sort_keys=True))
-    for j in range(n):
+    for j in m.selected:
         if sorted(copies[j]) != want:
             errs.append("copy %d: %d tasks differ" % (j, len(set(copies[j]) ^ set(want))))
     report("forced idle per task", errs, "%d copies of %d tasks, pids shifted by %d%s"
@@ -278,20 +286,23 @@ def compare(inp, out, info):
     errs = []
     want = [identity_key(w) for w in wi.get("list", [])]
     complete_in = wi.get("not_listed", 0) == 0 and len(want) == wi["count"]
-    got = [[] for _ in range(n)]
+    got = {j: [] for j in m.selected}
     for w in wo.get("list", []):
         if renamed:
             j = m.cpu(w["cpus"][0])[0]
             w = dict(w, tasks=[dict(t, cookie=renamed[j].get(t.get("cookie"), t.get("cookie")))
                                for t in w.get("tasks", [])])
         j, key = window_key(m, w)
+        if j not in got:
+            errs.append("a window on CPUs %s, of copy %d, which was not audited" % (w["cpus"], j))
+            continue
         got[j].append(key)
     complete_out = wo.get("not_listed", 0) == 0
     if not complete_in:
         errs.append("the input's audit did not list all its windows (%d of %d)"
                     % (len(want), wi["count"]))
     listed = 0
-    for j in range(n):
+    for j in m.selected:
         listed += len(got[j])
         if complete_out:
             if got[j] != want:
@@ -310,13 +321,17 @@ def compare(inp, out, info):
     else:
         what = ("%d of %d windows listed (coreaudit's list limit): per copy the %d to %d "
                 "of the input's that ended first, exactly" % (listed, wo["count"],
-                                                              min(map(len, got)),
-                                                              max(map(len, got))))
+                                                              min(map(len, got.values())),
+                                                              max(map(len, got.values()))))
     report("windows", errs, what)
     return results
 
 
 def main(argv):
+    selected = None
+    if len(argv) == 6 and argv[1] == "--copies":
+        selected = sorted({int(j) for j in argv[2].split(",")})
+        argv = argv[:1] + argv[3:]
     if len(argv) != 4:
         sys.exit(__doc__)
     with open(argv[1]) as f:
@@ -326,7 +341,7 @@ def main(argv):
     with open(argv[3]) as f:
         info = json.load(f)
     try:
-        results = compare(inp, out, info)
+        results = compare(inp, out, info, selected)
     except (KeyError, TypeError, ValueError, IndexError) as e:
         results = ["not ok compare: the tiled audit does not map back to the input's "
                    "(%s: %s)" % (type(e).__name__, e)]

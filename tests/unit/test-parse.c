@@ -199,6 +199,52 @@ START_TEST(test_topology_many_cpus)
 }
 END_TEST
 
+/* --cpu LIST against "0,4 1,5 2,6 3,7 8": the cores that hold a listed CPU, whole. */
+static const struct {
+	const char *list;
+	const char *restricted;	/* NULL: refused, with this message: */
+	const char *error;
+} restrict_rows[] = {
+	{ "0", "0,4", NULL },
+	{ "5", "1,5", NULL },			/* a core is audited whole */
+	{ "4,0", "0,4", NULL },			/* one core once */
+	{ "6,1", "1,5 2,6", NULL },		/* in the topology's order */
+	{ "3-5", "0,4 1,5 3,7", NULL },
+	{ "0-8", "0,4 1,5 2,6 3,7 8", NULL },
+	{ "8", "8", NULL },
+	{ "9", NULL, "CPU 9 is in no core of the topology \"0,4 1,5 2,6 3,7 8\"" },
+	{ "1,x", NULL, "expected a CPU number at \"x\"" },
+	{ "1 2", NULL, "unexpected \" 2\": a CPU list is numbers and ranges separated by "
+	  "commas, as \"0,1,4-7\"" },
+	{ "5-3", NULL, "range 5-3 goes down (write 3-5)" },
+	{ "", NULL, "expected a CPU number after \"\"" },
+	{ "1,", NULL, "expected a CPU number after \"1,\"" },
+	{ "8192", NULL, "CPU 8192 is out of range 0-8191" },
+};
+
+START_TEST(test_topology_restrict_rows)
+{
+	struct ca_topology topo, out;
+	char err[192] = "", text[64];
+	int ret;
+
+	ck_assert_int_eq(ca_topology_parse("0,4 1,5 2,6 3,7 8", &topo, err, sizeof(err)), 0);
+	ret = ca_topology_restrict(&topo, restrict_rows[_i].list, &out, err, sizeof(err));
+	ca_topology_free(&topo);
+	if (!restrict_rows[_i].restricted) {
+		ck_assert_msg(ret == -22, "\"%s\": ret %d", restrict_rows[_i].list, ret);
+		ck_assert_str_eq(err, restrict_rows[_i].error);
+		ck_assert_int_eq(out.cpu_count, 0);
+		return;
+	}
+	ck_assert_msg(ret == 0, "\"%s\": %s", restrict_rows[_i].list, err);
+	ca_topology_format(&out, text, sizeof(text));
+	ck_assert_str_eq(text, restrict_rows[_i].restricted);
+	ck_assert_int_eq(ca_topology_core_of(&out, 9), -1);
+	ca_topology_free(&out);
+}
+END_TEST
+
 Suite *topology_suite(void)
 {
 	Suite *s = suite_create("topology");
@@ -206,6 +252,8 @@ Suite *topology_suite(void)
 
 	tcase_add_loop_test(tc, test_topology_rows, 0,
 			    sizeof(topology_rows) / sizeof(topology_rows[0]));
+	tcase_add_loop_test(tc, test_topology_restrict_rows, 0,
+			    sizeof(restrict_rows) / sizeof(restrict_rows[0]));
 	tcase_add_test(tc, test_topology_many_cpus);
 	suite_add_tcase(s, tc);
 	return s;

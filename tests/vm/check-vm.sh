@@ -76,7 +76,7 @@ show_unexplained() {	# NAME
 # The reasons of a failing or inconclusive audit, for the log.
 show_reasons() {	# NAME
 	json_get "'\\n'.join('%s: %s' % (r['check'], r['text']) for r in d['reasons'][:6])" \
-		< "$tap_tmp/$1.json" 2> /dev/null | sed "s/^/# $1: /"
+		< "$tap_tmp/$1.json" 2> /dev/null | grep . | sed "s/^/# $1: /"
 }
 
 # A correct kernel shows no unexplained window and fails no check; under TCG
