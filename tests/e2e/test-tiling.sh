@@ -234,10 +234,14 @@ tool_check "lost-x16-packed: trace-cmd report shows the 7 lost events on each co
 	"$(for j in $(seq 0 15); do printf 'CPU:%d [7 EVENTS DROPPED] ' $((2 * j + 1)); done)"
 
 # 128 and 512 CPUs (SMT2 and SMT4): per copy, exactly the input's findings.
-tiling cookies-x64-packed "$traces/d-cookies.dat" 64 packed &&
-	audited cookies-x64-packed "$traces/d-cookies.dat" 0,1
-tiling smt4-x32-split "$traces/d-smt4.dat" 32 split &&
-	audited smt4-x32-split "$traces/d-smt4.dat" 0-3
-tiling cookies-x256-split "$traces/d-cookies.dat" 256 split &&
-	audited cookies-x256-split "$traces/d-cookies.dat" 0,1
+# Scale, not new code: the sanitizer pass has the 512-CPU cpumask tiling above
+# and leaves these to the plain pass (CI time, README).
+if [ -z "$SAN_FLAGS" ]; then
+	tiling cookies-x64-packed "$traces/d-cookies.dat" 64 packed &&
+		audited cookies-x64-packed "$traces/d-cookies.dat" 0,1
+	tiling smt4-x32-split "$traces/d-smt4.dat" 32 split &&
+		audited smt4-x32-split "$traces/d-smt4.dat" 0-3
+	tiling cookies-x256-split "$traces/d-cookies.dat" 256 split &&
+		audited cookies-x256-split "$traces/d-cookies.dat" 0,1
+fi
 rm -f "$tap_tmp"/*.dat
