@@ -85,6 +85,28 @@ static int add_cpu(struct ca_topology *topo, int core, int cpu, char *err, int e
 	return 0;
 }
 
+/* "4" or "4-7" at *@pos: *@first to *@last, not going down. */
+static int parse_range(const char **pos, const char *text, int *first, int *last, char *err,
+		       int err_len)
+{
+	int ret;
+
+	if ((ret = parse_cpu(pos, text, first, err, err_len)))
+		return ret;
+	*last = *first;
+	if (**pos == '-') {
+		(*pos)++;
+		if ((ret = parse_cpu(pos, text, last, err, err_len)))
+			return ret;
+	}
+	if (*last < *first) {
+		snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", *first, *last, *last,
+			 *first);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* One core: "0,1" or "0-3" or "0-1,4". */
 static int parse_core(const char **pos, const char *text, struct ca_topology *topo, char *err,
 		      int err_len)
@@ -99,19 +121,8 @@ static int parse_core(const char **pos, const char *text, struct ca_topology *to
 	for (;;) {
 		int first, last;
 
-		if ((ret = parse_cpu(pos, text, &first, err, err_len)))
+		if ((ret = parse_range(pos, text, &first, &last, err, err_len)))
 			return ret;
-		last = first;
-		if (**pos == '-') {
-			(*pos)++;
-			if ((ret = parse_cpu(pos, text, &last, err, err_len)))
-				return ret;
-		}
-		if (last < first) {
-			snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", first, last,
-				 last, first);
-			return -EINVAL;
-		}
 		for (int cpu = first; cpu <= last; cpu++)
 			if ((ret = add_cpu(topo, core, cpu, err, err_len)))
 				return ret;
@@ -182,18 +193,8 @@ static int parse_list_item(const char **pos, const char *text, bool **cpus, int 
 {
 	int first, last, ret;
 
-	if ((ret = parse_cpu(pos, text, &first, err, err_len)))
+	if ((ret = parse_range(pos, text, &first, &last, err, err_len)))
 		return ret;
-	last = first;
-	if (**pos == '-') {
-		(*pos)++;
-		if ((ret = parse_cpu(pos, text, &last, err, err_len)))
-			return ret;
-	}
-	if (last < first) {
-		snprintf(err, err_len, "range %d-%d goes down (write %d-%d)", first, last, last, first);
-		return -EINVAL;
-	}
 	if (mark_cpus(cpus, count, first, last)) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;

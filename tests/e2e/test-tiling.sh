@@ -87,15 +87,23 @@ audited() {
 		> "$tap_tmp/$name.json" 2> "$tap_tmp/$name.audit.err"
 	code_out=$?
 	check "$name: the tiling's audit exits as the input's ($code_in)" test "$code_out" = "$code_in"
-	python3 "$compare" "$tap_tmp/$name.in.json" "$tap_tmp/$name.json" \
-		"$tap_tmp/$name.tiling.json" > "$tap_tmp/$name.cmp" 2>&1
+	compared "$name" "$tap_tmp/$name.json"
+}
+
+# compared LABEL TILED.json [--copies J,K]: compare-tiles.py of tiling ${LABEL%% *}
+# (its input's audit, its mapping), one check per aspect
+compared() {
+	local label=$1 json=$2 name=${1%% *} status rest
+	shift 2
+	python3 "$compare" "$@" "$tap_tmp/$name.in.json" "$json" "$tap_tmp/$name.tiling.json" \
+		> "$tap_tmp/$name.cmp" 2>&1
 	while read -r status rest; do
 		case $status in
-		ok) ok "$name: $rest" ;;
-		*) fail "$name: ${rest#ok }" ;;
+		ok) ok "$label: $rest" ;;
+		*) fail "$label: ${rest#ok }" ;;
 		esac
 	done < "$tap_tmp/$name.cmp"
-	[ -s "$tap_tmp/$name.cmp" ] || fail "$name: compare-tiles.py printed nothing"
+	[ -s "$tap_tmp/$name.cmp" ] || fail "$label: compare-tiles.py printed nothing"
 }
 
 # filtered NAME COPIES LIST [AUDIT OPTIONS...]: audit tiling NAME (audited
@@ -112,15 +120,7 @@ filtered() {
 	check "$name --cpu $list: trace.cpu_filter, and a warning names the cores audited" test \
 		"$(json_get "d['trace']['cpu_filter'], any(w.startswith('--cpu $list: only the cores')
 		for w in d['warnings'])" < "$tap_tmp/$name.cpu.json")" = "$list True"
-	python3 "$compare" --copies "$copies" "$tap_tmp/$name.in.json" "$tap_tmp/$name.cpu.json" \
-		"$tap_tmp/$name.tiling.json" > "$tap_tmp/$name.cpu.cmp" 2>&1
-	while read -r status rest; do
-		case $status in
-		ok) ok "$name --cpu $list (copies $copies): $rest" ;;
-		*) fail "$name --cpu $list (copies $copies): ${rest#ok }" ;;
-		esac
-	done < "$tap_tmp/$name.cpu.cmp"
-	[ -s "$tap_tmp/$name.cpu.cmp" ] || fail "$name --cpu $list: compare-tiles.py printed nothing"
+	compared "$name --cpu $list (copies $copies)" "$tap_tmp/$name.cpu.json" --copies "$copies"
 }
 
 # One copy: what trace-cmd reads is the input, event for event.
