@@ -32,6 +32,12 @@ struct run {
 	char cpus_error[192];		/* --cpu names a CPU in no core */
 };
 
+/* The topology the trace's CPUs must be in: with --cpu, more than the audited cores. */
+static const struct ca_topology *whole_topology(const struct run *run)
+{
+	return run->audit->opts.cpus ? &run->all : &run->audit->pipeline->state.topo;
+}
+
 void ca_audit_options_default(struct ca_audit_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -294,7 +300,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 	bool is_counted = (ev->kind != CA_EV_IPI || ev->ipi.is_first_target) &&
 			  ca_topology_core_of(audited, ev->cpu) >= 0;
 
-	if (ca_topology_core_of(audit->opts.cpus ? &run->all : audited, ev->cpu) < 0) {
+	if (ca_topology_core_of(whole_topology(run), ev->cpu) < 0) {
 		run->bad_cpu = ev->cpu;
 		return -EDOM;
 	}
@@ -347,8 +353,7 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 		return fail_input(audit, CA_RESULT_BAD_OPTIONS, "%s: --cpu %s: %s", audit->opts.path,
 				  audit->opts.cpus, run->cpus_error);
 	if (ret == -EDOM) {
-		ca_topology_brief(audit->opts.cpus ? &run->all : &audit->pipeline->state.topo, topo,
-				  sizeof(topo));
+		ca_topology_brief(whole_topology(run), topo, sizeof(topo));
 		return fail_input(audit, run->is_topology_from_option ? CA_RESULT_BAD_OPTIONS
 								      : CA_RESULT_BAD_INPUT,
 				  "%s: events on CPU %d, which the topology \"%s\" does not name",
@@ -370,12 +375,6 @@ static enum ca_result explain_read_error(struct run *run, struct ca_source *sour
 			  strerror(-ret));
 }
 
-/* @cpu is on an audited core (all of them, without --cpu). */
-static bool is_audited_cpu(const struct ca_state *state, int cpu)
-{
-	return ca_topology_core_of(&state->topo, cpu) >= 0;
-}
-
 static void summarise(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -386,8 +385,6 @@ static void summarise(struct ca_audit *audit)
 		known_total += audit->pipeline->forcedidle.per_cpu_known_ns[cpu];
 	}
 	for (size_t cpu = 0; cpu < state->cpu_count; cpu++) {
-		if (!is_audited_cpu(state, (int)cpu))
-			continue;
 		audit->missed_switches += state->cpus[cpu].missed_switches;
 		audit->lost_events += state->cpus[cpu].lost_events;
 		audit->has_unknown_loss |= state->cpus[cpu].has_unknown_loss;
@@ -633,8 +630,7 @@ static const char *describe_missed_cpus(const struct ca_audit *audit, char *text
 
 	text[0] = '\0';
 	for (int cpu = 0; cpu < (int)audit->pipeline->state.cpu_count && used < len; cpu++)
-		if (audit->pipeline->state.cpus[cpu].missed_switches &&
-		    is_audited_cpu(&audit->pipeline->state, cpu))
+		if (audit->pipeline->state.cpus[cpu].missed_switches)
 			used += snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
 	return text;
 }
@@ -671,7 +667,7 @@ static int worst_cpu(const struct ca_state *state, uint64_t (*measure)(const str
 	int worst = -1;
 
 	for (int cpu = 0; cpu < (int)state->cpu_count; cpu++) {
-		if (is_audited_cpu(state, cpu) && measure(&state->cpus[cpu]) > most) {
+		if (measure(&state->cpus[cpu]) > most) {
 			most = measure(&state->cpus[cpu]);
 			worst = cpu;
 		}

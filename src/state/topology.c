@@ -170,47 +170,35 @@ int ca_topology_parse(const char *text, struct ca_topology *topo, char *err, int
 	return ret && ret != -ENOMEM ? -EINVAL : ret;
 }
 
-/* Mark @first..@last in *@cpus (grown to cover them, new entries false). */
-static int mark_cpus(bool **cpus, int *count, int first, int last)
-{
-	if (last >= *count) {
-		bool *grown = realloc(*cpus, (size_t)(last + 1) * sizeof(**cpus));
-
-		if (!grown)
-			return -ENOMEM;
-		memset(grown + *count, 0, (size_t)(last + 1 - *count) * sizeof(*grown));
-		*cpus = grown;
-		*count = last + 1;
-	}
-	for (int cpu = first; cpu <= last; cpu++)
-		(*cpus)[cpu] = true;
-	return 0;
-}
-
-/* One item of a CPU list: "4" or "4-7". */
-static int parse_list_item(const char **pos, const char *text, bool **cpus, int *count,
-			   char *err, int err_len)
+/* One item of a CPU list, "4" or "4-7", marked in *@cpus (grown as CPU tables are). */
+static int parse_list_item(const char **pos, const char *text, bool **cpus, size_t *room,
+			   int *count, char *err, int err_len)
 {
 	int first, last, ret;
 
 	if ((ret = parse_range(pos, text, &first, &last, err, err_len)))
 		return ret;
-	if (mark_cpus(cpus, count, first, last)) {
+	if (ca_grow_zeroed(cpus, (size_t)last, room, sizeof(**cpus))) {
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
+	for (int cpu = first; cpu <= last; cpu++)
+		(*cpus)[cpu] = true;
+	if (last + 1 > *count)
+		*count = last + 1;
 	return 0;
 }
 
 int ca_cpu_list_parse(const char *text, bool **cpus, int *count, char *err, int err_len)
 {
 	const char *pos = text;
+	size_t room = 0;
 	int ret;
 
 	*cpus = NULL;
 	*count = 0;
 	for (;;) {
-		if ((ret = parse_list_item(&pos, text, cpus, count, err, err_len)))
+		if ((ret = parse_list_item(&pos, text, cpus, &room, count, err, err_len)))
 			break;
 		if (!*pos)
 			return 0;
