@@ -3,6 +3,7 @@
  * verdict from the checks' findings.  It formats nothing.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ void ca_audit_options_default(struct ca_audit_options *opts)
 	opts->max_inversion_ns = CA_INVERSION_DEFAULT_NS;
 	opts->max_unjust_ns = CA_UNJUST_DEFAULT_NS;
 	opts->max_accounting_pct = CA_ACCOUNTING_DEFAULT_PCT;
+	opts->max_unfairness_pct = -1;
 	opts->list_limit = DEFAULT_LIST_LIMIT;
 	opts->baseline_margin_pct = DEFAULT_BASELINE_MARGIN;
 	opts->threads = 1;
@@ -197,6 +199,24 @@ static int init_state(struct run *run, const struct ca_topology *topo)
 	return ret;
 }
 
+/* --report capacity,fairness and --max-unfairness: what SMT with core scheduling gave. */
+static int add_smt_reports(struct ca_audit *audit)
+{
+	struct ca_audit_pipeline *p = audit->pipeline;
+	int ret = 0;
+
+	p->has_capacity = audit->opts.smt_reports & CA_SMT_REPORT_CAPACITY;
+	p->has_fairness = (audit->opts.smt_reports & CA_SMT_REPORT_FAIRNESS) ||
+			  audit->opts.max_unfairness_pct >= 0;
+	ca_capacity_init(&p->capacity);
+	ca_fairness_init(&p->fairness, audit->opts.max_unfairness_pct);
+	if (p->has_capacity)
+		ret = ca_state_add_check(&p->state, &p->capacity.base);
+	if (!ret && p->has_fairness)
+		ret = ca_state_add_check(&p->state, &p->fairness.base);
+	return ret;
+}
+
 static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 {
 	struct run *run = ctx;
@@ -232,6 +252,8 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	/* The kernel's per-task figure counts every core: not comparable with --cpu. */
 	if (!ret && !audit->opts.cpus)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->accounting.base);
+	if (!ret)
+		ret = add_smt_reports(audit);
 	audit->pipeline->has_timeline = audit->opts.keep_timeline;
 	ca_timeline_init(&audit->pipeline->timeline);
 	if (!ret && audit->opts.keep_timeline)
@@ -587,6 +609,46 @@ static void judge_accounting(struct ca_audit *audit)
 	reason->pid = r->pid;
 }
 
+/* "cookie 0x..." or "tag NAME", for a reason. */
+static void name_identity(const struct ca_audit *audit, uint64_t value, char *name, size_t len)
+{
+	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
+
+	if (audit->opts.identity == CA_IDENTITY_TAG)
+		snprintf(name, len, "tag %s", value ? ca_tasks_tag_name(tasks, (int)value) : "(none)");
+	else
+		snprintf(name, len, "cookie 0x%" PRIx64, value);
+}
+
+/* Cookies (or tags) that received less of the core than their fair share allows. */
+static void judge_fairness(struct ca_audit *audit)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const struct ca_fair_identity *worst = NULL;
+	struct ca_reason *reason;
+	char f[32], r[32], name[96];
+
+	if (!fair->finding_count)
+		return;
+	for (size_t i = 0; i < fair->identity_count; i++)
+		if (ca_fairness_is_finding(fair, &fair->identities[i]) &&
+		    (!worst || ca_fairness_unfairness(&fair->identities[i]) >
+			       ca_fairness_unfairness(worst)))
+			worst = &fair->identities[i];
+	name_identity(audit, worst->value, name, sizeof(name));
+	reason = add_reason(audit, "%zu %s%s received less of the core than %g%% under a fair "
+			    "share: the worst, %s (task %d), %s of a fair %s (%.1f%% short)",
+			    fair->finding_count,
+			    audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie",
+			    fair->finding_count == 1 ? "" : "s", fair->max_unfairness_pct, name,
+			    worst->example_pid, ca_format_duration(worst->received_ns, r, sizeof(r)),
+			    ca_format_duration((uint64_t)worst->fair_ns, f, sizeof(f)),
+			    ca_fairness_unfairness(worst));
+	ca_reason_measure(reason, "fairness", ca_fairness_unfairness(worst), "percent");
+	ca_reason_limit(reason, fair->max_unfairness_pct, "percent");
+	reason->pid = worst->example_pid;
+}
+
 /* Figures worse than the earlier run's by more than the margin (baseline.h). */
 static void judge_baseline(struct ca_audit *audit)
 {
@@ -620,6 +682,7 @@ static void judge_failures(struct ca_audit *audit)
 	judge_owed(audit, &audit->pipeline->unjust, "unjustified forced idle",
 		   "unjustified forced idles", "a CPU idle beside a queued task of the core's cookie");
 	judge_accounting(audit);
+	judge_fairness(audit);
 	judge_baseline(audit);
 }
 
@@ -1084,6 +1147,8 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_owed_free(&pipeline->inversion);
 	ca_owed_free(&pipeline->unjust);
 	ca_accounting_free(&pipeline->accounting);
+	ca_capacity_free(&pipeline->capacity);
+	ca_fairness_free(&pipeline->fairness);
 	ca_explain_free(&pipeline->explain);
 	ca_state_free(&pipeline->state);
 	free(pipeline);

@@ -11,6 +11,8 @@
 
 #include "baseline.h"
 #include "checks/accounting.h"
+#include "checks/capacity.h"
+#include "checks/fairness.h"
 #include "checks/forcedidle.h"
 #include "checks/inversion.h"
 #include "checks/unjust.h"
@@ -31,6 +33,10 @@ struct ca_audit_pipeline {
 	struct ca_owed inversion;	/* checks/inversion.h */
 	struct ca_owed unjust;		/* checks/unjust.h */
 	struct ca_accounting accounting;	/* checks/accounting.h */
+	bool has_capacity;	/* --report capacity */
+	struct ca_capacity capacity;	/* checks/capacity.h */
+	bool has_fairness;	/* --report fairness or --max-unfairness */
+	struct ca_fairness fairness;	/* checks/fairness.h */
 	bool has_baseline;	/* opts.baseline_path was given and read */
 	struct ca_baseline baseline;
 	bool has_timeline;	/* opts.keep_timeline */

@@ -62,6 +62,15 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
 	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
+	CA_OPTION(CA_LONG_ONLY('V'), "max-unfairness", CA_OPT_PERCENT, "PCT",
+	  "fail when a cookie (or tag) received less of the\ncore than PCT % under its fair "
+	  "share of the core\ntime it competed for (shares of 10ms and more;\nimplies "
+	  "--report fairness)"),
+	CA_OPTION(CA_LONG_ONLY('E'), "report", CA_OPT_TEXT, "LIST",
+	  "also report what SMT with core scheduling gave,\ncomma-separated: capacity (time "
+	  "by busy siblings,\nco-run, forced idle, SMT yield, against SMT off\nand the "
+	  "break-even SMT speed-up), fairness (per\ncookie: core time against a fair share, "
+	  "the\nlongest wait, the worst pairs); no verdict changes"),
 	CA_OPTION(CA_LONG_ONLY('f'), "from", CA_OPT_TIME, "TIME",
 	  "audit from TIME on: a timestamp in seconds as\ntrace-cmd report prints it "
 	  "(5612.345678), or +DUR\nafter the first event (+2s, +1.5); cookies and tags\n"
@@ -152,6 +161,8 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
 		"  coreaudit audit --cpu 4-7 trace.dat    (the cores of CPUs 4 to 7)\n"
 		"  coreaudit audit --explain 5612.345678901 trace.dat\n"
+		"  coreaudit audit --report capacity,fairness trace.dat\n"
+		"  coreaudit audit --max-unfairness 30 trace.dat    (CI: fairness across cookies)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
@@ -183,12 +194,40 @@ static struct ca_time_bound time_bound(const struct ca_opt_value *value)
 				       .ns = value->ns };
 }
 
+/* --report capacity,fairness: the words into CA_SMT_REPORT_* bits. */
+static int parse_reports(const char *text, unsigned int *reports)
+{
+	static const char *const names[] = { "capacity", "fairness" };
+	const char *word = text;
+
+	do {
+		size_t len = strcspn(word, ","), i;
+
+		for (i = 0; i < 2 && (strlen(names[i]) != len || strncmp(word, names[i], len)); i++)
+			;
+		if (i == 2) {
+			ca_cli_error("audit: --report \"%s\": no report \"%.*s\" (capacity, "
+				     "fairness; comma-separated)", text, (int)len, word);
+			return -1;
+		}
+		*reports |= 1u << i;
+		word += len;
+	} while (*word++ == ',');
+	return 0;
+}
+
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
 	struct parsed *parsed = ctx;
 
 	if (ca_cli_apply_audit_option(parsed->opts, id, value))
 		return 0;
+	if (id == CA_LONG_ONLY('E'))
+		return parse_reports(value->text, &parsed->opts->smt_reports);
+	if (id == CA_LONG_ONLY('V')) {
+		parsed->opts->max_unfairness_pct = value->pct;
+		parsed->opts->smt_reports |= CA_SMT_REPORT_FAIRNESS;
+	}
 	if (id == CA_LONG_ONLY('n'))
 		parsed->report->top = (int)value->count;
 	else if (id == 'J')

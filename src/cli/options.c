@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "options.h"
 
-#define MAX_OPTIONS 32
+#define MAX_OPTIONS 48
 #define HELP_COLUMN 28
 
 static bool has_short(const struct ca_option *opt)

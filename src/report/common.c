@@ -59,6 +59,57 @@ const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit)
 	return sorted;
 }
 
+static int by_shortfall_desc(const void *a, const void *b)
+{
+	const struct ca_fair_identity *x = *(const struct ca_fair_identity *const *)a;
+	const struct ca_fair_identity *y = *(const struct ca_fair_identity *const *)b;
+	double ux = ca_fairness_unfairness(x), uy = ca_fairness_unfairness(y);
+
+	if (ux != uy)
+		return ux < uy ? 1 : -1;
+	if (x->competed_ns != y->competed_ns)
+		return x->competed_ns < y->competed_ns ? 1 : -1;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+const struct ca_fair_identity **ca_report_sorted_identities(const struct ca_audit *audit)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const struct ca_fair_identity **sorted = malloc((fair->identity_count + 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (size_t i = 0; i < fair->identity_count; i++)
+		sorted[i] = &fair->identities[i];
+	qsort(sorted, fair->identity_count, sizeof(*sorted), by_shortfall_desc);
+	return sorted;
+}
+
+static int by_waited_desc(const void *a, const void *b)
+{
+	const struct ca_fair_pair *x = *(const struct ca_fair_pair *const *)a;
+	const struct ca_fair_pair *y = *(const struct ca_fair_pair *const *)b;
+
+	if (x->waited_ns != y->waited_ns)
+		return x->waited_ns < y->waited_ns ? 1 : -1;
+	if (x->waiting != y->waiting)
+		return x->waiting < y->waiting ? -1 : 1;
+	return (x->running > y->running) - (x->running < y->running);
+}
+
+const struct ca_fair_pair **ca_report_sorted_pairs(const struct ca_audit *audit)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const struct ca_fair_pair **sorted = malloc((fair->pair_count + 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (size_t i = 0; i < fair->pair_count; i++)
+		sorted[i] = &fair->pairs[i];
+	qsort(sorted, fair->pair_count, sizeof(*sorted), by_waited_desc);
+	return sorted;
+}
+
 void ca_report_clean(char *text)
 {
 	for (unsigned char *p = (unsigned char *)text; *p; p++)

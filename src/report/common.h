@@ -20,6 +20,16 @@ const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit);
  */
 const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit);
 
+/**
+ * ca_report_sorted_identities() - the fairness check's cookies (or tags), the
+ *                                 most short of a fair share first, then by
+ *                                 contended time (caller frees)
+ */
+const struct ca_fair_identity **ca_report_sorted_identities(const struct ca_audit *audit);
+
+/** ca_report_sorted_pairs() - (waiting, running) pairs, the longest waited first (caller frees) */
+const struct ca_fair_pair **ca_report_sorted_pairs(const struct ca_audit *audit);
+
 /** ca_report_identity() - a cookie as "0x...", or a tag id as its name ("(none)" for 0) */
 void ca_report_identity(const struct ca_audit *audit, uint64_t value, char *buf, size_t len);
 

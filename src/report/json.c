@@ -638,6 +638,125 @@ static json *explain(const struct ca_audit *audit)
 	return obj;
 }
 
+/* A cookie ("cookie": "0x...") or a tag ("tag": "name") under @key's kind. */
+static void put_identity(json *obj, const struct ca_audit *audit, uint64_t value)
+{
+	if (audit->pipeline->state.identity == CA_IDENTITY_TAG)
+		put(obj, "tag", value ? str(ca_tasks_tag_name(&audit->pipeline->state.tasks,
+							      (int)value)) : NULL);
+	else
+		put(obj, "cookie", cookie(value));
+}
+
+/* One core's capacity figures (checks/capacity.h); @ht_off_ns for its break-even. */
+static json *capacity_figures(const struct ca_capacity_core *c, uint64_t ht_off_ns)
+{
+	json *obj = json_object_new_object(), *busy = json_object_new_array();
+	uint64_t core = ca_capacity_busy_core_ns(c);
+	double s;
+
+	for (int k = 0; k <= c->cpus; k++)
+		json_object_array_add(busy, u64(c->busy_ns[k]));
+	put(obj, "known_ns", u64(c->known_ns));
+	put(obj, "busy_ns", busy);
+	put(obj, "compatible_corun_ns", u64(c->compatible_ns));
+	put(obj, "mixed_corun_ns", u64(c->mixed_ns));
+	put(obj, "forced_idle_ns", u64(c->forced_ns));
+	put(obj, "demand_ns", u64(c->demand_ns));
+	put(obj, "waiting_ns", u64(c->waiting_ns));
+	put(obj, "busy_core_ns", u64(core));
+	put(obj, "busy_thread_ns", u64(ca_capacity_busy_thread_ns(c)));
+	put(obj, "smt_yield", core ? real((double)ca_capacity_busy_thread_ns(c) / core, 4) : NULL);
+	put(obj, "break_even_speedup",
+	    ca_capacity_break_even(c, ht_off_ns, &s) ? real(s, 4) : NULL);
+	return obj;
+}
+
+/* --report capacity: per core, all of them, and SMT off machine-wide. */
+static json *capacity(const struct ca_audit *audit)
+{
+	const struct ca_capacity *cap = &audit->pipeline->capacity;
+	json *obj = json_object_new_object(), *cores = json_object_new_array();
+	json *off = json_object_new_object();
+	struct ca_capacity_core sum;
+
+	for (int core = 0; core < cap->core_count; core++) {
+		json *c = capacity_figures(&cap->cores[core], cap->cores[core].demand_ns);
+
+		put(c, "core", json_object_new_int(core));
+		json_object_array_add(cores, c);
+	}
+	ca_capacity_sum(cap, &sum);
+	put(obj, "cores", cores);
+	put(obj, "all", capacity_figures(&sum, cap->ht_off_busy_ns));
+	put(off, "core_ns", u64(cap->core_ns));
+	put(off, "busy_ns", u64(cap->ht_off_busy_ns));
+	put(off, "waiting_ns", u64(cap->ht_off_waiting_ns));
+	put(obj, "smt_off", off);
+	return obj;
+}
+
+static json *fair_identity(const struct ca_audit *audit, const struct ca_fair_identity *id)
+{
+	const struct ca_task *t = ca_tasks_lookup(&audit->pipeline->state.tasks, id->example_pid);
+	json *obj = json_object_new_object(), *wait = json_object_new_object();
+	char comm[CA_COMM_LEN + 1];
+
+	snprintf(comm, sizeof(comm), "%s", t ? t->comm : "");
+	ca_report_clean(comm);
+	put_identity(obj, audit, id->value);
+	put(obj, "pid", json_object_new_int(id->example_pid));
+	put(obj, "comm", str(comm));
+	put(obj, "competed_ns", u64(id->competed_ns));
+	put(obj, "received_ns", u64(id->received_ns));
+	put(obj, "fair_ns", u64((uint64_t)(id->fair_ns + 0.5)));
+	put(obj, "short_pct", real(ca_fairness_unfairness(id), 2));
+	put(obj, "finding", json_object_new_boolean(ca_fairness_is_finding(&audit->pipeline->fairness,
+									   id)));
+	put(wait, "ns", u64(id->longest_wait_ns));
+	put(wait, "pid", json_object_new_int(id->longest_wait_pid));
+	put(wait, "cpu", json_object_new_int(id->longest_wait_cpu));
+	put(wait, "start_ns", u64(id->longest_wait_start));
+	put(obj, "longest_wait", id->longest_wait_ns ? wait : NULL);
+	if (!id->longest_wait_ns)
+		json_object_put(wait);
+	return obj;
+}
+
+/* --report fairness: each cookie (or tag), the worst first, and the pairs. */
+static json *fairness(const struct ca_audit *audit)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const struct ca_fair_identity **ids = ca_report_sorted_identities(audit);
+	const struct ca_fair_pair **pairs = ca_report_sorted_pairs(audit);
+	json *obj = json_object_new_object(), *list = json_object_new_array();
+	json *pair_list = json_object_new_array();
+
+	put(obj, "unknown_ns", u64(fair->unknown_ns));
+	put(obj, "max_unfairness_pct", fair->max_unfairness_pct >= 0 ?
+	    real(fair->max_unfairness_pct, 2) : NULL);
+	put(obj, "findings", u64(fair->finding_count));
+	for (size_t i = 0; ids && i < fair->identity_count; i++)
+		if (ids[i]->competed_ns)
+			json_object_array_add(list, fair_identity(audit, ids[i]));
+	for (size_t i = 0; pairs && i < fair->pair_count; i++) {
+		json *p = json_object_new_object(), *w = json_object_new_object();
+		json *r = json_object_new_object();
+
+		put_identity(w, audit, fair->identities[pairs[i]->waiting].value);
+		put_identity(r, audit, fair->identities[pairs[i]->running].value);
+		put(p, "waiting", w);
+		put(p, "running", r);
+		put(p, "waited_ns", u64(pairs[i]->waited_ns));
+		json_object_array_add(pair_list, p);
+	}
+	free(ids);
+	free(pairs);
+	put(obj, "identities", list);
+	put(obj, "pairs", pair_list);
+	return obj;
+}
+
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
 	json *root = json_object_new_object();
@@ -653,6 +772,10 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	put(root, "inversion", owed(&audit->pipeline->inversion));
 	put(root, "unjustified", owed(&audit->pipeline->unjust));
 	put(root, "accounting", accounting(&audit->pipeline->accounting));
+	if (audit->pipeline->has_capacity)
+		put(root, "capacity", capacity(audit));
+	if (audit->pipeline->has_fairness)
+		put(root, "fairness", fairness(audit));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	if (audit->pipeline->has_baseline)

@@ -30,6 +30,12 @@ void ca_text_accounting(FILE *out, const struct ca_audit *audit, int top);
 /** ca_text_rule_relation() - relation @r of the rule file: its windows and worst ones */
 void ca_text_rule_relation(FILE *out, const struct ca_audit *audit, int r, int top);
 
+/** ca_text_capacity() - --report capacity: time by busy siblings, against SMT off */
+void ca_text_capacity(FILE *out, const struct ca_audit *audit, int top);
+
+/** ca_text_fairness() - --report fairness: each cookie's core time against a fair share */
+void ca_text_fairness(FILE *out, const struct ca_audit *audit, int top);
+
 /** ca_text_baseline() - the figures against the earlier run's (--baseline) */
 void ca_text_baseline(FILE *out, const struct ca_audit *audit);
 

@@ -658,6 +658,8 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	ca_text_owed(out, audit, &audit->pipeline->inversion, "priority inversion", opts->top);
 	ca_text_owed(out, audit, &audit->pipeline->unjust, "unjustified forced idle", opts->top);
 	ca_text_accounting(out, audit, opts->top);
+	ca_text_capacity(out, audit, opts->top);
+	ca_text_fairness(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 	ca_text_baseline(out, audit);
 }

@@ -1,0 +1,91 @@
+/*
+ * fairness.h - fairness across cookies (--report fairness, --max-unfairness).
+ *
+ * An identity is a cookie (with --tags markers: a tag).  Between two changes
+ * of a core whose CPUs are known and whose runnable tasks' identities are
+ * known, the m distinct identities with a task runnable there compete for
+ * the core; with m >= 2 each is owed 1/m of the interval (its fair share)
+ * and receives the interval when a task of its identity runs on the core.
+ * A runnable task that does not run while only other identities run on its
+ * core waits: per identity the longest such stretch of one task, and per
+ * ordered pair (waiting, running) the time.
+ *
+ * The automaton, per task: OTHER --queued, its identity not running, another
+ * running--> WAITING (a stretch opens) --it runs, leaves, or its identity
+ * runs--> OTHER (the stretch closes).  Per identity the check fails with
+ * --max-unfairness PCT when it received less than (100 - PCT) % of a fair
+ * share of at least CA_FAIRNESS_FLOOR_NS.
+ */
+#ifndef CA_CHECKS_FAIRNESS_H
+#define CA_CHECKS_FAIRNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "checks/check.h"
+#include "util/keymap.h"
+#include "util/pidmap.h"
+
+#define CA_FAIRNESS_FLOOR_NS 10000000ULL	/* fair shares below 10 ms are not judged */
+
+struct ca_fair_identity {
+	uint64_t value;			/* the cookie, or the tag's number */
+	int example_pid;		/* the first task seen with it */
+	double fair_ns;			/* its shares of contended core time */
+	uint64_t competed_ns;		/* contended core time it had a task runnable in */
+	uint64_t received_ns;		/* of that, time a task of it ran */
+	uint64_t longest_wait_ns;	/* the longest stretch one task of it waited */
+	int longest_wait_pid;
+	int longest_wait_cpu;
+	uint64_t longest_wait_start;
+};
+
+struct ca_fair_pair {
+	uint32_t waiting;		/* identity indexes */
+	uint32_t running;
+	uint64_t waited_ns;		/* runnable, not running, while that one ran */
+};
+
+struct ca_fair_task {			/* an open wait stretch */
+	uint64_t start;
+	uint64_t end;			/* where it was last extended */
+	int cpu;
+};
+
+struct ca_fairness {
+	struct ca_check base;
+	double max_unfairness_pct;	/* < 0: judged against no threshold */
+	uint64_t *last_ts;		/* [core_count] */
+	int core_count;
+	uint64_t unknown_ns;		/* core time whose runnable identities were not known */
+	struct ca_keymap identity_map;	/* value -> index into identities */
+	struct ca_fair_identity *identities;
+	size_t identity_count;
+	size_t identity_room;
+	struct ca_keymap pair_map;	/* ca_keymap_pair(waiting, running) -> index */
+	struct ca_fair_pair *pairs;
+	size_t pair_count;
+	size_t pair_room;
+	struct ca_pidmap task_map;	/* pid -> index into tasks */
+	struct ca_fair_task *tasks;
+	size_t task_count;
+	size_t task_room;
+	struct ca_fair_seen {		/* the identities runnable on a core: */
+		uint32_t identity;
+		bool runs;		/* a task of it runs there */
+	} *scratch;
+	size_t scratch_room;
+	size_t finding_count;		/* identities past the threshold */
+};
+
+/** ca_fairness_init() - @max_unfairness_pct < 0: figures only */
+void ca_fairness_init(struct ca_fairness *fair, double max_unfairness_pct);
+void ca_fairness_free(struct ca_fairness *fair);
+
+/** ca_fairness_unfairness() - Return: how far below its fair share @id's time was, in %. */
+double ca_fairness_unfairness(const struct ca_fair_identity *id);
+
+/** ca_fairness_is_finding() - whether @id fails the threshold of @fair */
+bool ca_fairness_is_finding(const struct ca_fairness *fair, const struct ca_fair_identity *id);
+
+#endif
