@@ -45,6 +45,7 @@ Suite *forcedidle_suite(void);
 Suite *reselect_suite(void);
 Suite *inversion_suite(void);
 Suite *unjust_suite(void);
+Suite *smt_suite(void);
 Suite *accounting_suite(void);
 Suite *cookies_suite(void);
 Suite *audit_suite(void);

@@ -17,6 +17,7 @@ int main(void)
 	srunner_add_suite(runner, reselect_suite());
 	srunner_add_suite(runner, inversion_suite());
 	srunner_add_suite(runner, unjust_suite());
+	srunner_add_suite(runner, smt_suite());
 	srunner_add_suite(runner, accounting_suite());
 	srunner_add_suite(runner, cookies_suite());
 	srunner_add_suite(runner, audit_suite());

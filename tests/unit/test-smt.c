@@ -1,0 +1,211 @@
+/*
+ * test-smt.c - what SMT with core scheduling gave (checks/capacity.h,
+ * checks/fairness.h), on hand-made traces whose figures are worked out
+ * below by hand.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+#include "scenario.h"
+
+#define A 101		/* cookie 1 */
+#define A2 102		/* cookie 1 */
+#define B 201		/* cookie 2 */
+#define S (T0 + 10 * US)	/* both CPUs known from here */
+
+/* A and A2 have cookie 1, B cookie 2: markers at T0 on @cpu. */
+static void cookies(struct trace_text *t, int cpu)
+{
+	sc_marker(t, cpu, T0, 0, "coreaudit-cookie pid=101 cookie=0x1");
+	sc_marker(t, cpu, T0, 0, "coreaudit-cookie pid=102 cookie=0x1");
+	sc_marker(t, cpu, T0, 0, "coreaudit-cookie pid=201 cookie=0x2");
+}
+
+/*
+ * One core "0,1", in units of @u ns after S:
+ *   0-2   CPU0 runs A, CPU1 idle                      k=1
+ *   2-6   A2 beside A (one cookie)                    k=2, compatible
+ *   6-7   A alone                                     k=1
+ *   7-10  B (cookie 2) queued on idle CPU1: forced    k=1, forced, B waits
+ *   10-12 A sleeps, CPU1 runs B                       k=1
+ *   12-14 both idle                                   k=0
+ * B runs on CPU1 before S (from T0); CPU0 shows first at S.  The cookies
+ * come from coreaudit-cookie markers.
+ */
+static void shared_core(struct trace_text *t, uint64_t u)
+{
+	cookies(t, 1);
+	sc_switch(t, 1, T0, 0, "R", B, false, 0, 0);
+	sc_switch(t, 1, S, B, "S", 0, false, 0, 0);
+	sc_switch(t, 0, S, 0, "R", A, false, 0, 0);
+	sc_switch(t, 1, S + 2 * u, 0, "R", A2, false, 0, 0);
+	sc_switch(t, 1, S + 6 * u, A2, "S", 0, false, 0, 0);
+	sc_wakeup(t, 0, S + 7 * u, A, B, 1);
+	sc_switch(t, 0, S + 10 * u, A, "S", 0, false, 0, 0);
+	sc_switch(t, 1, S + 10 * u, 0, "R", B, false, 0, 0);
+	sc_switch(t, 1, S + 12 * u, B, "S", 0, false, 0, 0);
+	sc_switch(t, 0, S + 14 * u, 0, "R", A, false, 0, 0);
+}
+
+static enum ca_result audit_shared(struct ca_audit *audit, uint64_t u, unsigned int reports,
+				   double max_unfairness_pct)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	enum ca_result result;
+
+	shared_core(&t, u);
+	test_options(&opts, "0,1");
+	opts.smt_reports = reports;
+	opts.max_unfairness_pct = max_unfairness_pct;
+	result = audit_text(audit, &t, &opts);
+	if (result == CA_RESULT_BAD_INPUT)
+		fprintf(stderr, "%s\n", audit->error);
+	trace_free(&t);
+	return result;
+}
+
+START_TEST(test_capacity_core)
+{
+	struct ca_audit audit;
+	const struct ca_capacity *cap;
+	const struct ca_capacity_core *c;
+	double s;
+
+	ck_assert_int_eq(audit_shared(&audit, MS, CA_SMT_REPORT_CAPACITY, -1), CA_RESULT_PASS);
+	cap = &audit.pipeline->capacity;
+	c = &cap->cores[0];
+	ck_assert_uint_eq(c->known_ns, 14 * MS);
+	ck_assert_uint_eq(c->busy_ns[0], 2 * MS);
+	ck_assert_uint_eq(c->busy_ns[1], 8 * MS);
+	ck_assert_uint_eq(c->busy_ns[2], 4 * MS);
+	ck_assert_uint_eq(c->compatible_ns, 4 * MS);
+	ck_assert_uint_eq(c->mixed_ns, 0);
+	ck_assert_uint_eq(c->forced_ns, 3 * MS);
+	ck_assert_uint_eq(c->demand_ns, 12 * MS);
+	ck_assert_uint_eq(c->waiting_ns, 3 * MS);
+	ck_assert_uint_eq(ca_capacity_busy_core_ns(c), 12 * MS);
+	ck_assert_uint_eq(ca_capacity_busy_thread_ns(c), 16 * MS);
+	/* One core: SMT off runs min(R, 1); R = 2 over 2-6 and 7-10. */
+	ck_assert_uint_eq(cap->ht_off_busy_ns, 12 * MS);
+	ck_assert_uint_eq(cap->ht_off_waiting_ns, 7 * MS);
+	ck_assert(ca_capacity_break_even(c, c->demand_ns, &s));
+	ck_assert(fabs(s - 1.0) < 1e-9);
+	ca_audit_free(&audit);
+}
+END_TEST
+
+START_TEST(test_fairness_core)
+{
+	struct ca_audit audit;
+	const struct ca_fairness *fair;
+	const struct ca_fair_identity *one, *two;
+
+	ck_assert_int_eq(audit_shared(&audit, MS, CA_SMT_REPORT_FAIRNESS, -1), CA_RESULT_PASS);
+	fair = &audit.pipeline->fairness;
+	ck_assert_uint_eq(fair->identity_count, 2);
+	one = &fair->identities[fair->identities[0].value == 1 ? 0 : 1];
+	two = &fair->identities[fair->identities[0].value == 2 ? 0 : 1];
+	ck_assert_uint_eq(two->value, 2);
+	/* Contended only over 7-10: B queued while A ran. */
+	ck_assert_uint_eq(one->competed_ns, 3 * MS);
+	ck_assert_uint_eq(one->received_ns, 3 * MS);
+	ck_assert(fabs(one->fair_ns - 1.5 * MS) < 1);
+	ck_assert_uint_eq(two->competed_ns, 3 * MS);
+	ck_assert_uint_eq(two->received_ns, 0);
+	ck_assert(fabs(ca_fairness_unfairness(two) - 100.0) < 1e-9);
+	ck_assert(fabs(ca_fairness_unfairness(one)) < 1e-9);
+	ck_assert_uint_eq(two->longest_wait_ns, 3 * MS);
+	ck_assert_int_eq(two->longest_wait_pid, B);
+	ck_assert_int_eq(two->longest_wait_cpu, 1);
+	ck_assert_uint_eq(two->longest_wait_start, S + 7 * MS);
+	ck_assert_uint_eq(one->longest_wait_ns, 0);
+	ck_assert_uint_eq(fair->pair_count, 1);
+	ck_assert_uint_eq(fair->identities[fair->pairs[0].waiting].value, 2);
+	ck_assert_uint_eq(fair->identities[fair->pairs[0].running].value, 1);
+	ck_assert_uint_eq(fair->pairs[0].waited_ns, 3 * MS);
+	/* T0 to S: CPU0 not yet seen. */
+	ck_assert_uint_eq(fair->unknown_ns, 10 * US);
+	ck_assert_uint_eq(fair->finding_count, 0);
+	ca_audit_free(&audit);
+}
+END_TEST
+
+/* Ten times longer: cookie 2's fair share, 15 ms, is judged; it got none of it. */
+START_TEST(test_max_unfairness)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_shared(&audit, 10 * MS, 0, 50), CA_RESULT_FAIL);
+	ck_assert(audit.pipeline->has_fairness);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 1);
+	ck_assert_str_eq(audit.reason_info[0].check, "fairness");
+	ck_assert_int_eq(audit.reason_info[0].pid, 201);
+	ca_audit_free(&audit);
+	/* 100 % short is not more than 100. */
+	ck_assert_int_eq(audit_shared(&audit, 10 * MS, 0, 100), CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
+	ca_audit_free(&audit);
+	/* Shares under 10 ms are not judged. */
+	ck_assert_int_eq(audit_shared(&audit, MS, 0, 0), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+}
+END_TEST
+
+/*
+ * Two cores "0,1 2,3": A and A2 (one cookie) co-run on core 0 for 10 ms
+ * while core 1 idles.  On that core alone SMT off would queue one of them
+ * (break-even 1.00); on the machine it would run them on two cores: SMT must
+ * do twice one thread's work to win (2.00), which it cannot.
+ */
+START_TEST(test_capacity_machine)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_capacity *cap;
+	struct ca_capacity_core sum;
+	double s;
+
+	cookies(&t, 2);
+	sc_idle(&t, 2, T0, 1);
+	sc_idle(&t, 3, T0, 1);
+	sc_switch(&t, 0, T0, 0, "R", A, false, 0, 0);
+	sc_switch(&t, 1, T0, 0, "R", A2, false, 0, 0);
+	sc_switch(&t, 0, T0 + 10 * MS, A, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, T0 + 10 * MS, A2, "S", 0, false, 0, 0);
+	sc_idle(&t, 2, T0 + 10 * MS, -1);
+	sc_idle(&t, 3, T0 + 10 * MS, -1);
+	test_options(&opts, "0,1 2,3");
+	opts.smt_reports = CA_SMT_REPORT_CAPACITY;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	cap = &audit.pipeline->capacity;
+	ck_assert_uint_eq(cap->cores[0].busy_ns[2], 10 * MS);
+	ck_assert_uint_eq(cap->cores[1].busy_ns[0], 10 * MS);
+	ck_assert(ca_capacity_break_even(&cap->cores[0], cap->cores[0].demand_ns, &s));
+	ck_assert(fabs(s - 1.0) < 1e-9);
+	ck_assert_uint_eq(cap->core_ns, 20 * MS);
+	ck_assert_uint_eq(cap->ht_off_busy_ns, 20 * MS);
+	ck_assert_uint_eq(cap->ht_off_waiting_ns, 0);
+	ca_capacity_sum(cap, &sum);
+	ck_assert(ca_capacity_break_even(&sum, cap->ht_off_busy_ns, &s));
+	ck_assert(fabs(s - 2.0) < 1e-9);
+	ck_assert(!ca_capacity_break_even(&cap->cores[1], cap->cores[1].demand_ns, &s));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+Suite *smt_suite(void)
+{
+	Suite *s = suite_create("smt");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_capacity_core);
+	tcase_add_test(tc, test_fairness_core);
+	tcase_add_test(tc, test_max_unfairness);
+	tcase_add_test(tc, test_capacity_machine);
+	suite_add_tcase(s, tc);
+	return s;
+}
