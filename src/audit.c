@@ -199,7 +199,7 @@ static int init_state(struct run *run, const struct ca_topology *topo)
 	return ret;
 }
 
-/* --report capacity,fairness and --max-unfairness: what SMT with core scheduling gave. */
+/* --report capacity,fairness,exposure and --max-unfairness: what SMT with core scheduling gave. */
 static int add_smt_reports(struct ca_audit *audit)
 {
 	struct ca_audit_pipeline *p = audit->pipeline;
@@ -208,12 +208,16 @@ static int add_smt_reports(struct ca_audit *audit)
 	p->has_capacity = audit->opts.smt_reports & CA_SMT_REPORT_CAPACITY;
 	p->has_fairness = (audit->opts.smt_reports & CA_SMT_REPORT_FAIRNESS) ||
 			  audit->opts.max_unfairness_pct >= 0;
+	p->has_exposure = audit->opts.smt_reports & CA_SMT_REPORT_EXPOSURE;
 	ca_capacity_init(&p->capacity);
 	ca_fairness_init(&p->fairness, audit->opts.max_unfairness_pct);
-	if (p->has_capacity)
+	ret = ca_exposure_init(&p->exposure, audit->opts.list_limit);
+	if (!ret && p->has_capacity)
 		ret = ca_state_add_check(&p->state, &p->capacity.base);
 	if (!ret && p->has_fairness)
 		ret = ca_state_add_check(&p->state, &p->fairness.base);
+	if (!ret && p->has_exposure)
+		ret = ca_state_add_check(&p->state, &p->exposure.base);
 	return ret;
 }
 
@@ -1149,6 +1153,7 @@ void ca_audit_free(struct ca_audit *audit)
 	ca_accounting_free(&pipeline->accounting);
 	ca_capacity_free(&pipeline->capacity);
 	ca_fairness_free(&pipeline->fairness);
+	ca_exposure_free(&pipeline->exposure);
 	ca_explain_free(&pipeline->explain);
 	ca_state_free(&pipeline->state);
 	free(pipeline);

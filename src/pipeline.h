@@ -13,6 +13,7 @@
 #include "checks/accounting.h"
 #include "checks/capacity.h"
 #include "checks/fairness.h"
+#include "checks/exposure.h"
 #include "checks/forcedidle.h"
 #include "checks/inversion.h"
 #include "checks/unjust.h"
@@ -37,6 +38,8 @@ struct ca_audit_pipeline {
 	struct ca_capacity capacity;	/* checks/capacity.h */
 	bool has_fairness;	/* --report fairness or --max-unfairness */
 	struct ca_fairness fairness;	/* checks/fairness.h */
+	bool has_exposure;	/* --report exposure */
+	struct ca_exposure exposure;	/* checks/exposure.h */
 	bool has_baseline;	/* opts.baseline_path was given and read */
 	struct ca_baseline baseline;
 	bool has_timeline;	/* opts.keep_timeline */

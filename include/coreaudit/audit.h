@@ -81,7 +81,7 @@ struct ca_audit_options {
 	 * trace-cmd report's --cpu), each core whole; the other CPUs' events still
 	 * tell where tasks are, woken and sent.  NULL: every core. */
 	const char *cpus;
-	/* --report capacity,fairness: what SMT with core scheduling gave (CA_SMT_REPORT_*);
+	/* --report capacity,fairness,exposure: what SMT with core scheduling gave (CA_SMT_REPORT_*);
 	 * figures only, unless a threshold below is given */
 	unsigned int smt_reports;
 	double max_unfairness_pct;	/* --max-unfairness: a cookie's core time may fall this
@@ -90,6 +90,8 @@ struct ca_audit_options {
 
 #define CA_SMT_REPORT_CAPACITY (1u << 0)	/* against SMT off (checks/capacity.h) */
 #define CA_SMT_REPORT_FAIRNESS (1u << 1)	/* across cookies (checks/fairness.h) */
+#define CA_SMT_REPORT_EXPOSURE (1u << 2)	/* kernel entry beside another cookie
+						 * (checks/exposure.h) */
 
 #define CA_PROGRESS_EVENTS 65536
 

@@ -70,7 +70,8 @@ static const struct ca_option options[] = {
 	  "also report what SMT with core scheduling gave,\ncomma-separated: capacity (time "
 	  "by busy siblings,\nco-run, forced idle, SMT yield, against SMT off\nand the "
 	  "break-even SMT speed-up), fairness (per\ncookie: core time against a fair share, "
-	  "the\nlongest wait, the worst pairs); no verdict changes"),
+	  "the\nlongest wait, the worst pairs), exposure (a CPU in\nthe kernel for one cookie "
+	  "beside another's task:\nneeds record --kernel-entry); no verdict changes"),
 	CA_OPTION(CA_LONG_ONLY('f'), "from", CA_OPT_TIME, "TIME",
 	  "audit from TIME on: a timestamp in seconds as\ntrace-cmd report prints it "
 	  "(5612.345678), or +DUR\nafter the first event (+2s, +1.5); cookies and tags\n"
@@ -161,7 +162,7 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit audit --from 5612.3 --to 5613.3 trace.dat\n"
 		"  coreaudit audit --cpu 4-7 trace.dat    (the cores of CPUs 4 to 7)\n"
 		"  coreaudit audit --explain 5612.345678901 trace.dat\n"
-		"  coreaudit audit --report capacity,fairness trace.dat\n"
+		"  coreaudit audit --report capacity,fairness,exposure trace.dat\n"
 		"  coreaudit audit --max-unfairness 30 trace.dat    (CI: fairness across cookies)\n"
 		"  coreaudit audit --rules /usr/share/coreaudit/rules/realtime.rules trace.dat\n",
 	.options = options,
@@ -197,17 +198,17 @@ static struct ca_time_bound time_bound(const struct ca_opt_value *value)
 /* --report capacity,fairness: the words into CA_SMT_REPORT_* bits. */
 static int parse_reports(const char *text, unsigned int *reports)
 {
-	static const char *const names[] = { "capacity", "fairness" };
+	static const char *const names[] = { "capacity", "fairness", "exposure" };
 	const char *word = text;
 
 	do {
 		size_t len = strcspn(word, ","), i;
 
-		for (i = 0; i < 2 && (strlen(names[i]) != len || strncmp(word, names[i], len)); i++)
+		for (i = 0; i < 3 && (strlen(names[i]) != len || strncmp(word, names[i], len)); i++)
 			;
-		if (i == 2) {
+		if (i == 3) {
 			ca_cli_error("audit: --report \"%s\": no report \"%.*s\" (capacity, "
-				     "fairness; comma-separated)", text, (int)len, word);
+				     "fairness, exposure; comma-separated)", text, (int)len, word);
 			return -1;
 		}
 		*reports |= 1u << i;

@@ -110,6 +110,41 @@ const struct ca_fair_pair **ca_report_sorted_pairs(const struct ca_audit *audit)
 	return sorted;
 }
 
+static int by_total_desc(const void *a, const void *b)
+{
+	const struct ca_exposure_pair *x = *(const struct ca_exposure_pair *const *)a;
+	const struct ca_exposure_pair *y = *(const struct ca_exposure_pair *const *)b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	if (x->inside != y->inside)
+		return x->inside < y->inside ? -1 : 1;
+	return (x->beside > y->beside) - (x->beside < y->beside);
+}
+
+const struct ca_exposure_pair **ca_report_sorted_exposure(const struct ca_audit *audit)
+{
+	const struct ca_exposure *exp = &audit->pipeline->exposure;
+	const struct ca_exposure_pair **sorted = malloc((exp->pair_count + 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (size_t i = 0; i < exp->pair_count; i++)
+		sorted[i] = &exp->pairs[i];
+	qsort(sorted, exp->pair_count, sizeof(*sorted), by_total_desc);
+	return sorted;
+}
+
+const char *ca_report_kernel_what(enum ca_kernel_what what)
+{
+	static const char *const names[CA_KERNEL_WHAT_COUNT] = {
+		[CA_KERNEL_SYSCALL] = "syscall", [CA_KERNEL_IRQ] = "irq",
+		[CA_KERNEL_SOFTIRQ] = "softirq",
+	};
+
+	return (unsigned int)what < CA_KERNEL_WHAT_COUNT ? names[what] : "?";
+}
+
 void ca_report_clean(char *text)
 {
 	for (unsigned char *p = (unsigned char *)text; *p; p++)

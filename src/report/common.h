@@ -30,6 +30,12 @@ const struct ca_fair_identity **ca_report_sorted_identities(const struct ca_audi
 /** ca_report_sorted_pairs() - (waiting, running) pairs, the longest waited first (caller frees) */
 const struct ca_fair_pair **ca_report_sorted_pairs(const struct ca_audit *audit);
 
+/** ca_report_sorted_exposure() - exposure pairs, the longest total first (caller frees) */
+const struct ca_exposure_pair **ca_report_sorted_exposure(const struct ca_audit *audit);
+
+/** ca_report_kernel_what() - "syscall", "irq" or "softirq" */
+const char *ca_report_kernel_what(enum ca_kernel_what what);
+
 /** ca_report_identity() - a cookie as "0x...", or a tag id as its name ("(none)" for 0) */
 void ca_report_identity(const struct ca_audit *audit, uint64_t value, char *buf, size_t len);
 

@@ -757,6 +757,69 @@ static json *fairness(const struct ca_audit *audit)
 	return obj;
 }
 
+/* Nanoseconds by what the kernel was entered for: {"syscall": .., "irq": .., "softirq": ..}. */
+static json *by_kernel_what(const uint64_t *ns)
+{
+	json *obj = json_object_new_object();
+
+	for (int what = 0; what < CA_KERNEL_WHAT_COUNT; what++)
+		put(obj, ca_report_kernel_what(what), u64(ns[what]));
+	return obj;
+}
+
+static json *exposure_window(const struct ca_audit *audit, const struct ca_exposure_window *w)
+{
+	json *obj = json_object_new_object(), *in = json_object_new_object();
+	json *beside = json_object_new_object();
+
+	put(in, "cpu", json_object_new_int(w->cpu));
+	put(in, "pid", json_object_new_int(w->pid));
+	put_identity(in, audit, w->inside);
+	put(beside, "cpu", json_object_new_int(w->beside_cpu));
+	put(beside, "pid", json_object_new_int(w->beside_pid));
+	put_identity(beside, audit, w->beside);
+	put(obj, "start_ns", u64(w->start));
+	put(obj, "length_ns", u64(w->end - w->start));
+	put(obj, "in", str(ca_report_kernel_what(w->what)));
+	put(obj, "number", json_object_new_int64(w->number));
+	put(obj, "inside", in);
+	put(obj, "beside", beside);
+	return obj;
+}
+
+/* --report exposure: the kernel entered for one identity beside another's task. */
+static json *exposure(const struct ca_audit *audit)
+{
+	const struct ca_exposure *exp = &audit->pipeline->exposure;
+	const struct ca_exposure_pair **pairs = ca_report_sorted_exposure(audit);
+	json *obj = json_object_new_object(), *list = json_object_new_array();
+	json *windows = json_object_new_array();
+
+	put(obj, "measured", json_object_new_boolean(audit->info.has_kernel_events));
+	put(obj, "events", u64(exp->events));
+	put(obj, "in_kernel_ns", by_kernel_what(exp->in_kernel_ns));
+	put(obj, "exposed_ns", by_kernel_what(exp->exposed_ns));
+	for (size_t i = 0; pairs && i < exp->pair_count; i++) {
+		json *p = json_object_new_object(), *in = json_object_new_object();
+		json *beside = json_object_new_object();
+
+		put_identity(in, audit, pairs[i]->inside);
+		put_identity(beside, audit, pairs[i]->beside);
+		put(p, "inside", in);
+		put(p, "beside", beside);
+		put(p, "total_ns", u64(pairs[i]->total_ns));
+		put(p, "by_kind_ns", by_kernel_what(pairs[i]->ns));
+		json_object_array_add(list, p);
+	}
+	free(pairs);
+	for (size_t i = 0; i < exp->listed; i++)
+		json_object_array_add(windows, exposure_window(audit, &exp->list[i]));
+	put(obj, "pairs", list);
+	put(obj, "window_count", u64(exp->window_count));
+	put(obj, "windows", windows);
+	return obj;
+}
+
 void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_report_options *opts)
 {
 	json *root = json_object_new_object();
@@ -776,6 +839,8 @@ void ca_report_json(FILE *out, const struct ca_audit *audit, const struct ca_rep
 		put(root, "capacity", capacity(audit));
 	if (audit->pipeline->has_fairness)
 		put(root, "fairness", fairness(audit));
+	if (audit->pipeline->has_exposure)
+		put(root, "exposure", exposure(audit));
 	if (audit->pipeline->has_rules)
 		put(root, "rules", rules(audit));
 	if (audit->pipeline->has_baseline)

@@ -36,6 +36,9 @@ void ca_text_capacity(FILE *out, const struct ca_audit *audit, int top);
 /** ca_text_fairness() - --report fairness: each cookie's core time against a fair share */
 void ca_text_fairness(FILE *out, const struct ca_audit *audit, int top);
 
+/** ca_text_exposure() - --report exposure: kernel entry beside another cookie's task */
+void ca_text_exposure(FILE *out, const struct ca_audit *audit, int top);
+
 /** ca_text_baseline() - the figures against the earlier run's (--baseline) */
 void ca_text_baseline(FILE *out, const struct ca_audit *audit);
 

@@ -160,3 +160,76 @@ void ca_text_fairness(FILE *out, const struct ca_audit *audit, int top)
 	free(sorted);
 	write_pairs(out, audit, top);
 }
+
+static void write_exposure_pairs(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_exposure *exp = &audit->pipeline->exposure;
+	const struct ca_exposure_pair **pairs = ca_report_sorted_exposure(audit);
+
+	fprintf(out, "  %-18s %-18s %12s %12s %12s %12s\n", "in the kernel", "beside", "total",
+		"syscall", "irq", "softirq");
+	for (size_t i = 0; pairs && i < exp->pair_count && i < (size_t)top; i++) {
+		const struct ca_exposure_pair *p = pairs[i];
+		char inside[64], beside[64], t[32], s[32], q[32], f[32];
+
+		ca_report_identity(audit, p->inside, inside, sizeof(inside));
+		ca_report_identity(audit, p->beside, beside, sizeof(beside));
+		fprintf(out, "  %-18s %-18s %12s %12s %12s %12s\n", inside, beside, D(p->total_ns, t),
+			D(p->ns[CA_KERNEL_SYSCALL], s), D(p->ns[CA_KERNEL_IRQ], q),
+			D(p->ns[CA_KERNEL_SOFTIRQ], f));
+	}
+	free(pairs);
+}
+
+static void write_exposure_windows(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_exposure *exp = &audit->pipeline->exposure;
+	const struct ca_tasks *tasks = &audit->pipeline->state.tasks;
+
+	if (!exp->listed)
+		return;
+	fprintf(out, "  the longest windows (%llu in all)\n",
+		(unsigned long long)exp->window_count);
+	for (size_t i = 0; i < exp->listed && i < (size_t)top; i++) {
+		const struct ca_exposure_window *w = &exp->list[i];
+		const struct ca_task *in = ca_tasks_lookup(tasks, w->pid);
+		const struct ca_task *by = ca_tasks_lookup(tasks, w->beside_pid);
+		char at[32], length[32], inside[64], beside[64];
+
+		ca_report_identity(audit, w->inside, inside, sizeof(inside));
+		ca_report_identity(audit, w->beside, beside, sizeof(beside));
+		fprintf(out, "  %s %10s  CPU %d %s:%d (%s) in %s %lld, beside CPU %d %s:%d (%s)\n",
+			TS(w->start, at), D(w->end - w->start, length), w->cpu, in ? in->comm : "?",
+			w->pid, inside, ca_report_kernel_what(w->what), (long long)w->number,
+			w->beside_cpu, by ? by->comm : "?", w->beside_pid, beside);
+	}
+}
+
+void ca_text_exposure(FILE *out, const struct ca_audit *audit, int top)
+{
+	const struct ca_exposure *exp = &audit->pipeline->exposure;
+
+	if (!audit->pipeline->has_exposure)
+		return;
+	fprintf(out, "\nkernel-entry exposure: a CPU in the kernel for one %s's task while a "
+		"sibling ran another's\n", audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	if (!audit->info.has_kernel_events) {
+		fprintf(out, "  not measured: the trace has no irq, softirq or syscall events (record "
+			"them with coreaudit record --kernel-entry, or trace-cmd record -e "
+			"irq:irq_handler_entry -e irq:irq_handler_exit -e irq:softirq_entry -e "
+			"irq:softirq_exit -e raw_syscalls)\n");
+		return;
+	}
+	fprintf(out, "  in the kernel, a task's:");
+	for (int what = 0; what < CA_KERNEL_WHAT_COUNT; what++) {
+		char in[32], ex[32];
+
+		fprintf(out, "%s %s %s (beside another: %s, %.1f%%)", what ? ";" : "",
+			ca_report_kernel_what(what), D(exp->in_kernel_ns[what], in),
+			D(exp->exposed_ns[what], ex), share(exp->exposed_ns[what],
+							   exp->in_kernel_ns[what]));
+	}
+	fputc('\n', out);
+	write_exposure_pairs(out, audit, top);
+	write_exposure_windows(out, audit, top);
+}

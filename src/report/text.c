@@ -660,6 +660,7 @@ void ca_report_text(FILE *out, const struct ca_audit *audit, const struct ca_rep
 	ca_text_accounting(out, audit, opts->top);
 	ca_text_capacity(out, audit, opts->top);
 	ca_text_fairness(out, audit, opts->top);
+	ca_text_exposure(out, audit, opts->top);
 	write_rules(out, audit, opts->top);
 	ca_text_baseline(out, audit);
 }

@@ -25,6 +25,7 @@ enum field_id {
 	F_PREV_COOKIE, F_NEXT_COOKIE,					/* cs_switch */
 	F_CPU, F_CPUMASK, F_CALLBACK, F_CALLSITE,			/* ipi */
 	F_FUNCTION,							/* hrtimer */
+	F_IRQ, F_VEC, F_ID,						/* kernel entry */
 	F_COUNT,
 };
 
@@ -34,12 +35,15 @@ static const char *const field_names[F_COUNT] = {
 	"parent_pid", "child_pid", "child_comm", "filename", "state", "cpu_id",
 	"option", "arg2", "arg3", "arg4", "arg5", "ret", "buf",
 	"prev_cookie", "next_cookie", "cpu", "cpumask", "callback", "callsite", "function",
+	"irq", "vec", "id",
 };
 
 struct decoder {
 	enum ca_event_kind kind;
 	bool is_new_task;	/* sched_wakeup_new */
 	bool is_hrtimer;	/* a tick only when its function is tick_* */
+	enum ca_kernel_what what;	/* CA_EV_KERNEL */
+	bool is_entry;
 	bool is_native;		/* the file's byte order is the host's */
 	struct tep_handle *tep;	/* for function names (kallsyms of the trace) */
 	int min_size;		/* a record this long holds every fixed field */
@@ -347,6 +351,19 @@ static void decode_cookie(const struct decoder *d, const struct tep_record *rec,
 	ev->cookie.next_cookie = read_unsigned(f[F_NEXT_COOKIE], rec);
 }
 
+/* An irq, softirq or syscall entry or exit: which, and its number. */
+static void decode_kernel(const struct decoder *d, const struct tep_record *rec,
+			  struct ca_event *ev)
+{
+	static const int number_field[CA_KERNEL_WHAT_COUNT] = {
+		[CA_KERNEL_SYSCALL] = F_ID, [CA_KERNEL_IRQ] = F_IRQ, [CA_KERNEL_SOFTIRQ] = F_VEC,
+	};
+
+	ev->kernel.what = d->what;
+	ev->kernel.is_entry = d->is_entry;
+	ev->kernel.number = read_signed(d->fields[number_field[d->what]], rec);
+}
+
 static void decode_prctl(const struct decoder *d, const struct tep_record *rec,
 			 struct ca_event *ev)
 {
@@ -412,6 +429,9 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		break;
 	case CA_EV_TICK:
 		ev->tick.is_tick_timer = d->is_hrtimer;
+		break;
+	case CA_EV_KERNEL:
+		decode_kernel(d, rec, ev);
 		break;
 	case CA_EV_LOST:
 	case CA_EV_KIND_COUNT:
@@ -483,6 +503,8 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			d->kind = ca_event_descs[w].kind;
 			d->is_new_task = ca_event_descs[w].is_new_task;
 			d->is_hrtimer = ca_event_descs[w].is_hrtimer;
+			d->what = ca_event_descs[w].what;
+			d->is_entry = ca_event_descs[w].is_entry;
 			d->is_native = td->is_native;
 			d->tep = tep;
 			for (int f = 0; f < F_COUNT; f++)
@@ -494,6 +516,7 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 			info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
 			info->has_ipi_events |= d->kind == CA_EV_IPI;
 			info->has_tick_events |= d->kind == CA_EV_TICK;
+			info->has_kernel_events |= d->kind == CA_EV_KERNEL;
 			break;
 		}
 	}

@@ -492,6 +492,31 @@ static int parse_tick_timer(const char *fields, struct ca_tick *tick)
 	return strncmp(function, "tick_", 5) ? 1 : 0;
 }
 
+/*
+ * irq_handler_entry/exit "irq=24 ...", softirq_entry/exit "vec=1 [action=TIMER]",
+ * sys_enter "NR 0 (3, ...)" and sys_exit "NR 0 = 8": which, and its number.
+ */
+static int parse_kernel(const struct ca_event_desc *desc, const char *fields,
+			struct ca_kernel_entry *kernel)
+{
+	static const char *const keys[CA_KERNEL_WHAT_COUNT] = {
+		[CA_KERNEL_IRQ] = "irq", [CA_KERNEL_SOFTIRQ] = "vec",
+	};
+	const char *p = keys[desc->what] ? field_value(fields, keys[desc->what]) : NULL;
+	uint64_t number;
+
+	kernel->what = desc->what;
+	kernel->is_entry = desc->is_entry;
+	if (desc->what == CA_KERNEL_SYSCALL && !strncmp(fields, "NR ", 3))
+		p = fields + 3;
+	if (p && *p == '-')	/* NR -1: no syscall (a signal return) */
+		p++;
+	if (!p || !(p = read_decimal(p, INT64_MAX, &number)) || !is_value_end(*p))
+		return -EINVAL;
+	kernel->number = (int64_t)number;
+	return 0;
+}
+
 /* Return: 0 parsed, 1 an event coreaudit does not use, -EINVAL malformed. */
 static int parse_fields(const char *name, const char *fields, struct ca_event *ev)
 {
@@ -534,6 +559,8 @@ static int parse_fields(const char *name, const char *fields, struct ca_event *e
 			return parse_tick_timer(fields, &ev->tick);
 		ev->tick.is_tick_timer = false;
 		return 0;
+	case CA_EV_KERNEL:
+		return parse_kernel(desc, fields, &ev->kernel);
 	case CA_EV_LOST:
 	case CA_EV_KIND_COUNT:
 		break;
@@ -921,6 +948,7 @@ static void note_line(struct ca_source *source, struct scan *scan, bool is_event
 	info->has_prctl_events |= ev->kind == CA_EV_PRCTL_EXIT;
 	info->has_ipi_events |= ev->kind == CA_EV_IPI;
 	info->has_tick_events |= ev->kind == CA_EV_TICK;
+	info->has_kernel_events |= ev->kind == CA_EV_KERNEL;
 }
 
 /* One line of the first pass.  Return: 0, or -EINVAL with the error set. */

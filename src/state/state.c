@@ -506,6 +506,7 @@ static int apply_event(struct ca_state *state, const struct ca_event *ev)
 	case CA_EV_IDLE:
 	case CA_EV_IPI:
 	case CA_EV_TICK:
+	case CA_EV_KERNEL:
 	case CA_EV_KIND_COUNT:
 		return 0;
 	}

@@ -29,25 +29,40 @@ void ca_copy_comm(char dst[CA_COMM_LEN], const char *src, int src_len)
 	dst[len] = '\0';
 }
 
-#define TRACED true
+/* An event monitor and record enable, and one they leave alone (a marker, the probe). */
+#define TRACED(system, name, event_kind) \
+	{ .id = { system, name }, .kind = event_kind, .is_traced = true }
+#define READ(system, name, event_kind) { .id = { system, name }, .kind = event_kind }
+/* Entered or left the kernel: enabled by record --kernel-entry only. */
+#define KERNEL(system, name, of, entry) \
+	{ .id = { system, name }, .kind = CA_EV_KERNEL, .is_kernel_entry = true, .what = of, \
+	  .is_entry = entry }
 
 const struct ca_event_desc ca_event_descs[] = {
-	{ { "sched", "sched_switch" }, CA_EV_SWITCH, false, false, TRACED },
-	{ { "sched", "sched_wakeup" }, CA_EV_WAKEUP, false, false, TRACED },
-	{ { "sched", "sched_wakeup_new" }, CA_EV_WAKEUP, true, false, TRACED },
-	{ { "sched", "sched_migrate_task" }, CA_EV_MIGRATE, false, false, TRACED },
-	{ { "sched", "sched_process_fork" }, CA_EV_FORK, false, false, TRACED },
-	{ { "sched", "sched_process_exit" }, CA_EV_EXIT, false, false, TRACED },
-	{ { "sched", "sched_process_exec" }, CA_EV_EXEC, false, false, TRACED },
-	{ { "power", "cpu_idle" }, CA_EV_IDLE, false, false, TRACED },
-	{ { "ipi", "ipi_send_cpu" }, CA_EV_IPI, false, false, TRACED },
-	{ { "ipi", "ipi_send_cpumask" }, CA_EV_IPI, false, false, TRACED },
-	{ { "irq_vectors", "local_timer_entry" }, CA_EV_TICK, false, false, TRACED },
-	{ { "timer", "hrtimer_expire_entry" }, CA_EV_TICK, false, true, TRACED },
-	{ { "syscalls", "sys_enter_prctl" }, CA_EV_PRCTL_ENTER, false, false, TRACED },
-	{ { "syscalls", "sys_exit_prctl" }, CA_EV_PRCTL_EXIT, false, false, TRACED },
-	{ { "ftrace", "print" }, CA_EV_MARKER, false, false, false },
-	{ { NULL, "cs_switch" }, CA_EV_COOKIE, false, false, false },
+	TRACED("sched", "sched_switch", CA_EV_SWITCH),
+	TRACED("sched", "sched_wakeup", CA_EV_WAKEUP),
+	{ .id = { "sched", "sched_wakeup_new" }, .kind = CA_EV_WAKEUP, .is_new_task = true,
+	  .is_traced = true },
+	TRACED("sched", "sched_migrate_task", CA_EV_MIGRATE),
+	TRACED("sched", "sched_process_fork", CA_EV_FORK),
+	TRACED("sched", "sched_process_exit", CA_EV_EXIT),
+	TRACED("sched", "sched_process_exec", CA_EV_EXEC),
+	TRACED("power", "cpu_idle", CA_EV_IDLE),
+	TRACED("ipi", "ipi_send_cpu", CA_EV_IPI),
+	TRACED("ipi", "ipi_send_cpumask", CA_EV_IPI),
+	TRACED("irq_vectors", "local_timer_entry", CA_EV_TICK),
+	{ .id = { "timer", "hrtimer_expire_entry" }, .kind = CA_EV_TICK, .is_hrtimer = true,
+	  .is_traced = true },
+	TRACED("syscalls", "sys_enter_prctl", CA_EV_PRCTL_ENTER),
+	TRACED("syscalls", "sys_exit_prctl", CA_EV_PRCTL_EXIT),
+	KERNEL("irq", "irq_handler_entry", CA_KERNEL_IRQ, true),
+	KERNEL("irq", "irq_handler_exit", CA_KERNEL_IRQ, false),
+	KERNEL("irq", "softirq_entry", CA_KERNEL_SOFTIRQ, true),
+	KERNEL("irq", "softirq_exit", CA_KERNEL_SOFTIRQ, false),
+	KERNEL("raw_syscalls", "sys_enter", CA_KERNEL_SYSCALL, true),
+	KERNEL("raw_syscalls", "sys_exit", CA_KERNEL_SYSCALL, false),
+	READ("ftrace", "print", CA_EV_MARKER),
+	READ(NULL, "cs_switch", CA_EV_COOKIE),
 };
 
 const int ca_event_desc_count = sizeof(ca_event_descs) / sizeof(ca_event_descs[0]);

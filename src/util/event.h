@@ -28,6 +28,7 @@ enum ca_event_kind {
 	CA_EV_COOKIE,		/* the cs_switch probe, before pairing */
 	CA_EV_IPI,		/* ipi:ipi_send_cpu / ipi_send_cpumask */
 	CA_EV_TICK,		/* local_timer_entry / hrtimer_expire_entry */
+	CA_EV_KERNEL,		/* irq, softirq and syscall entries and exits */
 	CA_EV_LOST,		/* events were lost on this CPU before this point */
 	CA_EV_KIND_COUNT,
 };
@@ -123,6 +124,20 @@ struct ca_tick {
 	bool is_tick_timer;	/* hrtimer_expire_entry of tick_*: the tick itself */
 };
 
+/* Where a CPU is in the kernel (irq:irq_handler_*, irq:softirq_*, raw_syscalls:sys_*). */
+enum ca_kernel_what {
+	CA_KERNEL_SYSCALL,
+	CA_KERNEL_IRQ,
+	CA_KERNEL_SOFTIRQ,
+	CA_KERNEL_WHAT_COUNT,
+};
+
+struct ca_kernel_entry {
+	enum ca_kernel_what what;
+	bool is_entry;		/* else the exit */
+	int64_t number;		/* the irq, the softirq vector, the syscall number */
+};
+
 struct ca_event {
 	uint64_t ts;		/* nanoseconds, the trace's own clock */
 	int cpu;
@@ -140,6 +155,7 @@ struct ca_event {
 		struct ca_cookie_probe cookie;
 		struct ca_ipi ipi;
 		struct ca_tick tick;
+		struct ca_kernel_entry kernel;
 		struct ca_lost lost;
 		char marker[CA_MARKER_LEN];	/* NUL-terminated */
 	};
@@ -162,6 +178,9 @@ struct ca_event_desc {
 	bool is_new_task;	/* sched_wakeup_new */
 	bool is_hrtimer;	/* hrtimer_expire_entry: the tick only when its function is tick_* */
 	bool is_traced;		/* enabled live (not the marker, always on; nor the probe) */
+	bool is_kernel_entry;	/* enabled live with --kernel-entry only (CA_EV_KERNEL) */
+	enum ca_kernel_what what;	/* CA_EV_KERNEL: of which, */
+	bool is_entry;		/* and whether the entry */
 };
 
 extern const struct ca_event_desc ca_event_descs[];

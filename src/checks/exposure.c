@@ -1,0 +1,299 @@
+/*
+ * exposure.c - a CPU in the kernel for one identity beside another's task
+ * (exposure.h): its time per ordered pair and by what, and the longest
+ * unbroken windows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/exposure.h"
+#include "state/state.h"
+#include "util/grow.h"
+#include "util/longest.h"
+
+static struct ca_exposure *to_exposure(struct ca_check *check)
+{
+	return (struct ca_exposure *)check;
+}
+
+/* The syscall @pid is in (-1: none, or not seen); with @slot, where to change it. */
+static int64_t *syscall_slot(struct ca_exposure *exp, int pid, bool is_added)
+{
+	int64_t index = ca_pidmap_get(&exp->syscall_map, pid);
+
+	if (index >= 0)
+		return &exp->syscalls[index];
+	if (!is_added)
+		return NULL;
+	if (ca_grow(&exp->syscalls, exp->syscall_count, &exp->syscall_room,
+		    sizeof(*exp->syscalls)) ||
+	    ca_pidmap_put(&exp->syscall_map, pid, (uint32_t)exp->syscall_count)) {
+		exp->base.error = -ENOMEM;
+		return NULL;
+	}
+	exp->syscalls[exp->syscall_count] = -1;
+	return &exp->syscalls[exp->syscall_count++];
+}
+
+/* What @cpu is in the kernel for now, on behalf of its task (*@task, *@inside); -1: nothing. */
+static int in_kernel(struct ca_exposure *exp, const struct ca_state *state, int cpu,
+		     const struct ca_task **task, uint64_t *inside, int64_t *number)
+{
+	const struct ca_exposure_cpu *k = &exp->cpus[cpu];
+	int64_t *syscall;
+
+	*task = ca_state_cpu_task(state, cpu);
+	if (!*task || !ca_state_identity(state, *task, inside))
+		return -1;
+	if (k->irq_depth) {
+		*number = k->irq;
+		return CA_KERNEL_IRQ;
+	}
+	if (k->softirq_depth) {
+		*number = k->vec;
+		return CA_KERNEL_SOFTIRQ;
+	}
+	syscall = syscall_slot(exp, (*task)->pid, false);
+	if (!syscall || *syscall < 0)
+		return -1;
+	*number = *syscall;
+	return CA_KERNEL_SYSCALL;
+}
+
+static uint32_t identity_index(struct ca_exposure *exp, uint64_t value)
+{
+	int64_t index = ca_keymap_get(&exp->identity_map, value);
+
+	if (index >= 0)
+		return (uint32_t)index;
+	if (ca_keymap_put(&exp->identity_map, value, (uint32_t)exp->identity_count))
+		exp->base.error = -ENOMEM;
+	return (uint32_t)exp->identity_count++;
+}
+
+static struct ca_exposure_pair *pair_of(struct ca_exposure *exp, uint64_t inside, uint64_t beside)
+{
+	uint64_t key = ca_keymap_pair(identity_index(exp, inside), identity_index(exp, beside));
+	int64_t index = ca_keymap_get(&exp->pair_map, key);
+	struct ca_exposure_pair *pair;
+
+	if (index >= 0)
+		return &exp->pairs[index];
+	if (ca_grow(&exp->pairs, exp->pair_count, &exp->pair_room, sizeof(*exp->pairs)) ||
+	    ca_keymap_put(&exp->pair_map, key, (uint32_t)exp->pair_count)) {
+		exp->base.error = -ENOMEM;
+		return NULL;
+	}
+	pair = &exp->pairs[exp->pair_count++];
+	memset(pair, 0, sizeof(*pair));
+	pair->inside = inside;
+	pair->beside = beside;
+	return pair;
+}
+
+/* The first sibling of @cpu running a task of an identity other than @inside; -1: none. */
+static int beside_cpu(const struct ca_state *state, int core, int cpu, uint64_t inside,
+		      int from, uint64_t *beside)
+{
+	for (int i = from; i < state->topo.sibling_count[core]; i++) {
+		int sibling = state->topo.siblings[core][i];
+		const struct ca_task *task = ca_state_cpu_task(state, sibling);
+
+		if (sibling != cpu && task && ca_state_identity(state, task, beside) &&
+		    *beside != inside)
+			return i;
+	}
+	return -1;
+}
+
+/* @cpu's state, constant over @length ns: into its figures, per sibling beside it. */
+static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, int core, int cpu,
+			uint64_t length)
+{
+	const struct ca_task *task;
+	uint64_t inside, beside;
+	int64_t number;
+	int what = in_kernel(exp, state, cpu, &task, &inside, &number);
+	bool is_exposed = false;
+
+	if (what < 0)
+		return;
+	exp->in_kernel_ns[what] += length;
+	for (int i = beside_cpu(state, core, cpu, inside, 0, &beside); i >= 0;
+	     i = beside_cpu(state, core, cpu, inside, i + 1, &beside)) {
+		struct ca_exposure_pair *pair = pair_of(exp, inside, beside);
+
+		if (!pair)
+			return;
+		pair->ns[what] += length;
+		pair->total_ns += length;
+		is_exposed = true;
+	}
+	if (is_exposed)
+		exp->exposed_ns[what] += length;
+}
+
+static uint64_t window_length(const void *item)
+{
+	const struct ca_exposure_window *w = item;
+
+	return w->end - w->start;
+}
+
+static void close_window(struct ca_exposure *exp, struct ca_exposure_cpu *k)
+{
+	if (!k->is_open)
+		return;
+	k->is_open = false;
+	if (k->open.end <= k->open.start)
+		return;
+	exp->window_count++;
+	ca_keep_longest(exp->list, &exp->listed, exp->list_capacity, sizeof(*exp->list), &k->open,
+			window_length);
+}
+
+/* After a change at @ts: @cpu's window goes on, closes, or opens (a new what, task or sibling). */
+static void refresh_window(struct ca_exposure *exp, const struct ca_state *state, int core,
+			   int cpu, uint64_t ts)
+{
+	struct ca_exposure_cpu *k = &exp->cpus[cpu];
+	struct ca_exposure_window now = { .cpu = cpu, .start = ts, .end = ts };
+	const struct ca_task *task, *sibling;
+	int what = in_kernel(exp, state, cpu, &task, &now.inside, &now.number);
+	int i = what < 0 ? -1 : beside_cpu(state, core, cpu, now.inside, 0, &now.beside);
+
+	if (i >= 0) {
+		now.what = (enum ca_kernel_what)what;
+		now.pid = task->pid;
+		now.beside_cpu = state->topo.siblings[core][i];
+		sibling = ca_state_cpu_task(state, now.beside_cpu);
+		now.beside_pid = sibling->pid;
+	}
+	if (k->is_open && i >= 0 && k->open.what == now.what && k->open.pid == now.pid &&
+	    k->open.number == now.number && k->open.beside_pid == now.beside_pid)
+		return;
+	close_window(exp, k);
+	if (i < 0)
+		return;
+	k->open = now;
+	k->is_open = true;
+}
+
+static void exposure_advance(struct ca_check *check, const struct ca_state *state, int core,
+			     uint64_t ts)
+{
+	struct ca_exposure *exp = to_exposure(check);
+	uint64_t last = exp->last_ts[core];
+
+	for (int i = 0; last && ts > last && i < state->topo.sibling_count[core]; i++) {
+		int cpu = state->topo.siblings[core][i];
+
+		account_cpu(exp, state, core, cpu, ts - last);
+		if (exp->cpus[cpu].is_open)
+			exp->cpus[cpu].open.end = ts;
+	}
+	if (ts > last)
+		exp->last_ts[core] = ts;
+}
+
+static void exposure_update(struct ca_check *check, const struct ca_state *state, int core,
+			    uint64_t ts, unsigned int changes)
+{
+	(void)changes;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++)
+		refresh_window(to_exposure(check), state, core, state->topo.siblings[core][i], ts);
+}
+
+/* An irq, softirq or syscall entered or left: what the CPU (or the task) is in now. */
+static void apply_kernel(struct ca_exposure *exp, const struct ca_event *ev, bool is_audited)
+{
+	const struct ca_kernel_entry *kernel = &ev->kernel;
+	struct ca_exposure_cpu *k = is_audited ? &exp->cpus[ev->cpu] : NULL;
+	int64_t *syscall;
+
+	exp->events++;
+	if (kernel->what == CA_KERNEL_SYSCALL) {
+		syscall = syscall_slot(exp, ev->pid, true);
+		if (syscall && ev->pid > 0)
+			*syscall = kernel->is_entry ? kernel->number : -1;
+	} else if (k && kernel->what == CA_KERNEL_IRQ) {
+		k->irq_depth += kernel->is_entry ? 1 : k->irq_depth > 0 ? -1 : 0;
+		k->irq = kernel->number;
+	} else if (k) {
+		k->softirq_depth += kernel->is_entry ? 1 : k->softirq_depth > 0 ? -1 : 0;
+		k->vec = kernel->number;
+	}
+}
+
+static void exposure_event(struct ca_check *check, const struct ca_state *state,
+			   const struct ca_event *ev)
+{
+	struct ca_exposure *exp = to_exposure(check);
+	int core = ca_topology_core_of(&state->topo, ev->cpu);
+	int64_t *syscall;
+
+	if (ev->kind == CA_EV_EXIT && (syscall = syscall_slot(exp, ev->task.pid, false)))
+		*syscall = -1;
+	if (ev->kind == CA_EV_LOST && core >= 0) {	/* whatever was entered is not known */
+		exp->cpus[ev->cpu].irq_depth = 0;
+		exp->cpus[ev->cpu].softirq_depth = 0;
+	}
+	if (ev->kind != CA_EV_KERNEL)
+		return;
+	if (core >= 0)
+		exposure_advance(check, state, core, ev->ts);
+	apply_kernel(exp, ev, core >= 0);
+	if (core >= 0)
+		exposure_update(check, state, core, ev->ts, 0);
+}
+
+static void exposure_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
+{
+	struct ca_exposure *exp = to_exposure(check);
+
+	(void)state;
+	(void)end_ts;
+	for (size_t cpu = 0; cpu < exp->cpu_count; cpu++)
+		close_window(exp, &exp->cpus[cpu]);
+}
+
+static int exposure_setup(struct ca_check *check, const struct ca_state *state)
+{
+	struct ca_exposure *exp = to_exposure(check);
+
+	exp->cpu_count = state->cpu_count;
+	exp->cpus = calloc(exp->cpu_count, sizeof(*exp->cpus));
+	exp->last_ts = calloc(state->topo.core_count, sizeof(*exp->last_ts));
+	return exp->cpus && exp->last_ts ? 0 : -ENOMEM;
+}
+
+int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
+{
+	memset(exp, 0, sizeof(*exp));
+	exp->base.name = "exposure";
+	exp->base.setup = exposure_setup;
+	exp->base.advance = exposure_advance;
+	exp->base.update = exposure_update;
+	exp->base.event = exposure_event;
+	exp->base.finish = exposure_finish;
+	ca_pidmap_init(&exp->syscall_map);
+	ca_keymap_init(&exp->pair_map);
+	ca_keymap_init(&exp->identity_map);
+	exp->list_capacity = list_limit ? list_limit : 1;
+	exp->list = calloc(exp->list_capacity, sizeof(*exp->list));
+	return exp->list ? 0 : -ENOMEM;
+}
+
+void ca_exposure_free(struct ca_exposure *exp)
+{
+	free(exp->cpus);
+	free(exp->last_ts);
+	free(exp->syscalls);
+	free(exp->pairs);
+	free(exp->list);
+	ca_pidmap_free(&exp->syscall_map);
+	ca_keymap_free(&exp->pair_map);
+	ca_keymap_free(&exp->identity_map);
+	memset(exp, 0, sizeof(*exp));
+}
