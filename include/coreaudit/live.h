@@ -31,6 +31,8 @@ struct ca_live_options {
 	 * while tracing is still on: markers written then reach the last drain.
 	 */
 	void (*on_end)(void *user);
+	/* Also irq, softirq and raw_syscalls entries and exits (record --kernel-entry). */
+	bool with_kernel_entry;
 };
 
 /**

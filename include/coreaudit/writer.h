@@ -32,6 +32,7 @@ struct ca_writer {
 	FILE *pages;			/* temporary */
 	unsigned long long pages_size;
 	struct ca_writer_cpu *cpus;	/* [cpu_count] */
+	bool with_kernel_entry;		/* the irq and raw_syscalls formats too (--kernel-entry) */
 };
 
 /**

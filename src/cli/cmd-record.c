@@ -32,6 +32,10 @@ static const struct ca_option options[] = {
 	  "SMT siblings to declare (default: from sysfs)"),
 	CA_OPTION('d', "duration", CA_OPT_SECONDS, "DUR",
 	  "stop after DUR, or after DUR seconds if it has no\nunit, as rtla's -d"),
+	CA_OPTION('k', "kernel-entry", CA_OPT_FLAG, NULL,
+	  "also record irq, softirq and system call entries\nand exits (for audit --report "
+	  "exposure: the\nkernel entered for one cookie beside another's\ntask); more events: "
+	  "see bench/RESULTS.md for the cost"),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
 };
 
@@ -55,7 +59,9 @@ static const struct ca_cli_mode mode = {
 		"otherwise CMD's failure to start is reported with exit 3\n\n"
 		"examples:\n"
 		"  coreaudit record -o trace.dat -- ./workload\n"
-		"  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n",
+		"  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n"
+		"  coreaudit record --kernel-entry -o trace.dat -- ./workload &&\n"
+		"    coreaudit audit --report exposure trace.dat\n",
 	.options = options,
 	.option_count = sizeof(options) / sizeof(options[0]),
 	.stops_at_operand = true,
@@ -162,6 +168,9 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 	case 'd':
 		parsed->live->duration_ns = value->ns;
 		break;
+	case 'k':
+		parsed->live->with_kernel_entry = true;
+		break;
 	}
 	return 0;
 }
@@ -203,6 +212,7 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		return CA_EXIT_INPUT;
 	}
 	rec->is_writer_ready = true;
+	rec->writer.with_kernel_entry = live->with_kernel_entry;
 	if (ca_live_write_topology(&source, &rec->audit->opts.topology)) {
 		ca_cli_error("record: out of memory");
 		ca_source_close(&source);

@@ -28,11 +28,15 @@
 static const struct ca_event_name probe = { "coreaudit", "cs_switch" };
 #define MAX_RECORDED 32
 
-/* The @i-th event coreaudit record writes the format of: the traced ones, then the probe. */
-static const struct ca_event_name *recorded(int i)
+/*
+ * The @i-th event coreaudit record writes the format of: the traced ones (with
+ * @with_kernel_entry, the kernel entries too), then the probe.
+ */
+static const struct ca_event_name *recorded(int i, bool with_kernel_entry)
 {
 	for (int d = 0; d < ca_event_desc_count; d++)
-		if (ca_event_descs[d].is_traced && i-- == 0)
+		if ((ca_event_descs[d].is_traced ||
+		     (with_kernel_entry && ca_event_descs[d].is_kernel_entry)) && i-- == 0)
 			return &ca_event_descs[d].id;
 	return i == 0 ? &probe : NULL;
 }
@@ -111,19 +115,19 @@ static char *event_format(const char *system, const char *event)
 }
 
 /* The systems that have at least one recorded event, each with its formats. */
-static void put_event_formats(FILE *out)
+static void put_event_formats(FILE *out, bool with_kernel_entry)
 {
 	const char *systems[MAX_RECORDED];
 	int system_count = 0;
 
-	for (int i = 0; recorded(i) && i < MAX_RECORDED; i++) {
+	for (int i = 0; recorded(i, with_kernel_entry) && i < MAX_RECORDED; i++) {
 		bool is_known = false;
-		char *format = event_format(recorded(i)->system, recorded(i)->event);
+		char *format = event_format(recorded(i, with_kernel_entry)->system, recorded(i, with_kernel_entry)->event);
 
 		for (int s = 0; s < system_count; s++)
-			is_known |= !strcmp(systems[s], recorded(i)->system);
+			is_known |= !strcmp(systems[s], recorded(i, with_kernel_entry)->system);
 		if (format && !is_known)
-			systems[system_count++] = recorded(i)->system;
+			systems[system_count++] = recorded(i, with_kernel_entry)->system;
 		free(format);
 	}
 	put32(out, system_count);
@@ -131,9 +135,9 @@ static void put_event_formats(FILE *out)
 		char *formats[MAX_RECORDED];
 		int count = 0;
 
-		for (int i = 0; recorded(i) && i < MAX_RECORDED; i++)
-			if (!strcmp(recorded(i)->system, systems[s]) &&
-			    (formats[count] = event_format(systems[s], recorded(i)->event)))
+		for (int i = 0; recorded(i, with_kernel_entry) && i < MAX_RECORDED; i++)
+			if (!strcmp(recorded(i, with_kernel_entry)->system, systems[s]) &&
+			    (formats[count] = event_format(systems[s], recorded(i, with_kernel_entry)->event)))
 				count++;
 		put(out, systems[s], strlen(systems[s]) + 1);
 		put32(out, count);
@@ -205,7 +209,7 @@ static void put_header(FILE *out, const struct ca_writer *writer, const char *cl
 		put(out, print, strlen(print));
 	}
 	free(print);
-	put_event_formats(out);
+	put_event_formats(out, writer->with_kernel_entry);
 	put_kallsyms(out);
 	put32(out, 0);				/* printk formats */
 	put_file64(out, "saved_cmdlines");

@@ -136,6 +136,21 @@ static void create_probe(struct live *live, struct ca_source *source)
 	free(format);
 }
 
+/*
+ * A system call event of this process's own would feed itself: every page it
+ * reads and writes is system calls, which fill more pages.  Its source
+ * reads on the process's main thread.
+ */
+static void filter_own_syscalls(struct live *live, const struct ca_event_name *e)
+{
+	char filter[32];
+
+	if (strcmp(e->system, "raw_syscalls"))
+		return;
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	tracefs_event_file_write(live->instance, e->system, e->event, "filter", filter);
+}
+
 static int enable_events(struct live *live, struct ca_source *source)
 {
 	bool has_switch = false;
@@ -150,9 +165,12 @@ static int enable_events(struct live *live, struct ca_source *source)
 		const struct ca_event_name *e = &ca_event_descs[i].id;
 		int ret;
 
-		if (!ca_event_descs[i].is_traced ||
+		if (!(ca_event_descs[i].is_traced ||
+		      (ca_event_descs[i].is_kernel_entry && live->opts.with_kernel_entry)) ||
 		    (has_probe_event && !strcmp(e->system, "syscalls")))
 			continue;
+		if (ca_event_descs[i].is_kernel_entry)
+			filter_own_syscalls(live, e);
 		ret = tracefs_event_enable(live->instance, e->system, e->event);
 		has_switch |= !ret && !strcmp(e->event, "sched_switch");
 	}
