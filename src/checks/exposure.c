@@ -36,25 +36,29 @@ static int64_t *syscall_slot(struct ca_exposure *exp, int pid, bool is_added)
 	return &exp->syscalls[exp->syscall_count++];
 }
 
-/* What @cpu is in the kernel for now, on behalf of its task (*@task, *@inside); -1: nothing. */
-static int in_kernel(struct ca_exposure *exp, const struct ca_state *state, int cpu,
-		     const struct ca_task **task, uint64_t *inside, int64_t *number)
+/*
+ * What @cpu is in the kernel for now (-1: nothing): an interrupt (*@inside
+ * unset), or its task's syscall (*@inside its identity); *@pid the task
+ * running there, 0 idle.
+ */
+static int in_kernel(struct ca_exposure *exp, const struct ca_state *state, int cpu, int *pid,
+		     uint64_t *inside, int64_t *number)
 {
 	const struct ca_exposure_cpu *k = &exp->cpus[cpu];
+	const struct ca_task *task = ca_state_cpu_task(state, cpu);
 	int64_t *syscall;
 
-	*task = ca_state_cpu_task(state, cpu);
-	if (!*task || !ca_state_identity(state, *task, inside))
+	*pid = task ? task->pid : 0;
+	*inside = 0;
+	if (state->cpus[cpu].run == CA_CPU_UNKNOWN)
 		return -1;
-	if (k->irq_depth) {
-		*number = k->irq;
-		return CA_KERNEL_IRQ;
+	if (k->irq_depth || k->softirq_depth) {
+		*number = k->irq_depth ? k->irq : k->vec;
+		return k->irq_depth ? CA_KERNEL_IRQ : CA_KERNEL_SOFTIRQ;
 	}
-	if (k->softirq_depth) {
-		*number = k->vec;
-		return CA_KERNEL_SOFTIRQ;
-	}
-	syscall = syscall_slot(exp, (*task)->pid, false);
+	if (!task || !ca_state_identity(state, task, inside))
+		return -1;
+	syscall = syscall_slot(exp, task->pid, false);
 	if (!syscall || *syscall < 0)
 		return -1;
 	*number = *syscall;
@@ -72,9 +76,11 @@ static uint32_t identity_index(struct ca_exposure *exp, uint64_t value)
 	return (uint32_t)exp->identity_count++;
 }
 
-static struct ca_exposure_pair *pair_of(struct ca_exposure *exp, uint64_t inside, uint64_t beside)
+static struct ca_exposure_pair *pair_of(struct ca_exposure *exp, bool is_interrupt,
+				       uint64_t inside, uint64_t beside)
 {
-	uint64_t key = ca_keymap_pair(identity_index(exp, inside), identity_index(exp, beside));
+	uint32_t in = is_interrupt ? UINT32_MAX : identity_index(exp, inside);
+	uint64_t key = ca_keymap_pair(in, identity_index(exp, beside));
 	int64_t index = ca_keymap_get(&exp->pair_map, key);
 	struct ca_exposure_pair *pair;
 
@@ -87,21 +93,25 @@ static struct ca_exposure_pair *pair_of(struct ca_exposure *exp, uint64_t inside
 	}
 	pair = &exp->pairs[exp->pair_count++];
 	memset(pair, 0, sizeof(*pair));
+	pair->is_interrupt = is_interrupt;
 	pair->inside = inside;
 	pair->beside = beside;
 	return pair;
 }
 
-/* The first sibling of @cpu running a task of an identity other than @inside; -1: none. */
-static int beside_cpu(const struct ca_state *state, int core, int cpu, uint64_t inside,
-		      int from, uint64_t *beside)
+/*
+ * The first sibling of @cpu from place @from on running a task of an identity
+ * other than @inside (any identity beside an interrupt, @is_interrupt); -1: none.
+ */
+static int beside_cpu(const struct ca_state *state, int core, int cpu, bool is_interrupt,
+		      uint64_t inside, int from, uint64_t *beside)
 {
 	for (int i = from; i < state->topo.sibling_count[core]; i++) {
 		int sibling = state->topo.siblings[core][i];
 		const struct ca_task *task = ca_state_cpu_task(state, sibling);
 
 		if (sibling != cpu && task && ca_state_identity(state, task, beside) &&
-		    *beside != inside)
+		    (is_interrupt || *beside != inside))
 			return i;
 	}
 	return -1;
@@ -111,18 +121,17 @@ static int beside_cpu(const struct ca_state *state, int core, int cpu, uint64_t 
 static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, int core, int cpu,
 			uint64_t length)
 {
-	const struct ca_task *task;
 	uint64_t inside, beside;
 	int64_t number;
-	int what = in_kernel(exp, state, cpu, &task, &inside, &number);
-	bool is_exposed = false;
+	int pid, what = in_kernel(exp, state, cpu, &pid, &inside, &number);
+	bool is_interrupt = what != CA_KERNEL_SYSCALL, is_exposed = false;
 
 	if (what < 0)
 		return;
 	exp->in_kernel_ns[what] += length;
-	for (int i = beside_cpu(state, core, cpu, inside, 0, &beside); i >= 0;
-	     i = beside_cpu(state, core, cpu, inside, i + 1, &beside)) {
-		struct ca_exposure_pair *pair = pair_of(exp, inside, beside);
+	for (int i = beside_cpu(state, core, cpu, is_interrupt, inside, 0, &beside); i >= 0;
+	     i = beside_cpu(state, core, cpu, is_interrupt, inside, i + 1, &beside)) {
+		struct ca_exposure_pair *pair = pair_of(exp, is_interrupt, inside, beside);
 
 		if (!pair)
 			return;
@@ -159,16 +168,16 @@ static void refresh_window(struct ca_exposure *exp, const struct ca_state *state
 {
 	struct ca_exposure_cpu *k = &exp->cpus[cpu];
 	struct ca_exposure_window now = { .cpu = cpu, .start = ts, .end = ts };
-	const struct ca_task *task, *sibling;
-	int what = in_kernel(exp, state, cpu, &task, &now.inside, &now.number);
-	int i = what < 0 ? -1 : beside_cpu(state, core, cpu, now.inside, 0, &now.beside);
+	int what = in_kernel(exp, state, cpu, &now.pid, &now.inside, &now.number);
+	int i = -1;
 
+	now.is_interrupt = what != CA_KERNEL_SYSCALL;
+	if (what >= 0)
+		i = beside_cpu(state, core, cpu, now.is_interrupt, now.inside, 0, &now.beside);
 	if (i >= 0) {
 		now.what = (enum ca_kernel_what)what;
-		now.pid = task->pid;
 		now.beside_cpu = state->topo.siblings[core][i];
-		sibling = ca_state_cpu_task(state, now.beside_cpu);
-		now.beside_pid = sibling->pid;
+		now.beside_pid = ca_state_cpu_task(state, now.beside_cpu)->pid;
 	}
 	if (k->is_open && i >= 0 && k->open.what == now.what && k->open.pid == now.pid &&
 	    k->open.number == now.number && k->open.beside_pid == now.beside_pid)

@@ -9,9 +9,13 @@
  * A CPU is in the kernel for an irq while an irq_handler_entry has no exit
  * yet, for a softirq likewise, and for a syscall while the task it runs has
  * entered one and not left it (per task: a task blocked in a syscall goes on
- * in it when it runs again).  Its time is the running task's identity's; an
- * idle CPU's interrupts are nobody's.  A task's syscall entered before the
- * trace began is not seen: its first stretch is missed, not invented.
+ * in it when it runs again).  A syscall is on behalf of its task's identity,
+ * and exposed beside a task of another; an interrupt (irq or softirq, on a
+ * busy or an idle CPU) is on behalf of no task (it may handle anyone's
+ * data), and exposed beside every task a sibling runs.  Under core
+ * scheduling siblings run one cookie, so syscall exposure is the co-run
+ * windows' and interrupts are what is left.  A task's syscall entered before
+ * the trace began is not seen: its first stretch is missed, not invented.
  */
 #ifndef CA_CHECKS_EXPOSURE_H
 #define CA_CHECKS_EXPOSURE_H
@@ -26,6 +30,7 @@
 
 /* An ordered pair: @inside's task in the kernel while @beside's ran on a sibling. */
 struct ca_exposure_pair {
+	bool is_interrupt;		/* inside is an interrupt, of no identity */
 	uint64_t inside;		/* identities: cookies, or tag numbers */
 	uint64_t beside;
 	uint64_t ns[CA_KERNEL_WHAT_COUNT];	/* by what it was in the kernel for */
@@ -35,7 +40,8 @@ struct ca_exposure_pair {
 /* One stretch of a CPU in the kernel beside another identity's task, unbroken. */
 struct ca_exposure_window {
 	int cpu;
-	int pid;			/* the task in the kernel */
+	int pid;			/* the task in the kernel, or interrupted (0: idle) */
+	bool is_interrupt;		/* inside: none */
 	uint64_t inside;
 	enum ca_kernel_what what;
 	int64_t number;			/* its irq, vector or syscall */

@@ -757,6 +757,15 @@ static json *fairness(const struct ca_audit *audit)
 	return obj;
 }
 
+/* What the kernel ran for: {"interrupt": true}, or the syscall's task's identity. */
+static void put_inside(json *obj, const struct ca_audit *audit, bool is_interrupt, uint64_t inside)
+{
+	if (is_interrupt)
+		put(obj, "interrupt", json_object_new_boolean(1));
+	else
+		put_identity(obj, audit, inside);
+}
+
 /* Nanoseconds by what the kernel was entered for: {"syscall": .., "irq": .., "softirq": ..}. */
 static json *by_kernel_what(const uint64_t *ns)
 {
@@ -774,7 +783,7 @@ static json *exposure_window(const struct ca_audit *audit, const struct ca_expos
 
 	put(in, "cpu", json_object_new_int(w->cpu));
 	put(in, "pid", json_object_new_int(w->pid));
-	put_identity(in, audit, w->inside);
+	put_inside(in, audit, w->is_interrupt, w->inside);
 	put(beside, "cpu", json_object_new_int(w->beside_cpu));
 	put(beside, "pid", json_object_new_int(w->beside_pid));
 	put_identity(beside, audit, w->beside);
@@ -803,7 +812,7 @@ static json *exposure(const struct ca_audit *audit)
 		json *p = json_object_new_object(), *in = json_object_new_object();
 		json *beside = json_object_new_object();
 
-		put_identity(in, audit, pairs[i]->inside);
+		put_inside(in, audit, pairs[i]->is_interrupt, pairs[i]->inside);
 		put_identity(beside, audit, pairs[i]->beside);
 		put(p, "inside", in);
 		put(p, "beside", beside);

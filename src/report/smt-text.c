@@ -161,6 +161,16 @@ void ca_text_fairness(FILE *out, const struct ca_audit *audit, int top)
 	write_pairs(out, audit, top);
 }
 
+/* The identity a syscall was made for, or "(interrupt)": for no task. */
+static void inside_name(const struct ca_audit *audit, bool is_interrupt, uint64_t inside,
+			char *buf, size_t len)
+{
+	if (is_interrupt)
+		snprintf(buf, len, "(interrupt)");
+	else
+		ca_report_identity(audit, inside, buf, len);
+}
+
 static void write_exposure_pairs(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_exposure *exp = &audit->pipeline->exposure;
@@ -172,7 +182,7 @@ static void write_exposure_pairs(FILE *out, const struct ca_audit *audit, int to
 		const struct ca_exposure_pair *p = pairs[i];
 		char inside[64], beside[64], t[32], s[32], q[32], f[32];
 
-		ca_report_identity(audit, p->inside, inside, sizeof(inside));
+		inside_name(audit, p->is_interrupt, p->inside, inside, sizeof(inside));
 		ca_report_identity(audit, p->beside, beside, sizeof(beside));
 		fprintf(out, "  %-18s %-18s %12s %12s %12s %12s\n", inside, beside, D(p->total_ns, t),
 			D(p->ns[CA_KERNEL_SYSCALL], s), D(p->ns[CA_KERNEL_IRQ], q),
@@ -196,11 +206,11 @@ static void write_exposure_windows(FILE *out, const struct ca_audit *audit, int 
 		const struct ca_task *by = ca_tasks_lookup(tasks, w->beside_pid);
 		char at[32], length[32], inside[64], beside[64];
 
-		ca_report_identity(audit, w->inside, inside, sizeof(inside));
+		inside_name(audit, w->is_interrupt, w->inside, inside, sizeof(inside));
 		ca_report_identity(audit, w->beside, beside, sizeof(beside));
 		fprintf(out, "  %s %10s  CPU %d %s:%d (%s) in %s %lld, beside CPU %d %s:%d (%s)\n",
-			TS(w->start, at), D(w->end - w->start, length), w->cpu, in ? in->comm : "?",
-			w->pid, inside, ca_report_kernel_what(w->what), (long long)w->number,
+			TS(w->start, at), D(w->end - w->start, length), w->cpu,
+			in ? in->comm : w->pid ? "?" : "idle", w->pid, inside, ca_report_kernel_what(w->what), (long long)w->number,
 			w->beside_cpu, by ? by->comm : "?", w->beside_pid, beside);
 	}
 }
@@ -211,8 +221,9 @@ void ca_text_exposure(FILE *out, const struct ca_audit *audit, int top)
 
 	if (!audit->pipeline->has_exposure)
 		return;
-	fprintf(out, "\nkernel-entry exposure: a CPU in the kernel for one %s's task while a "
-		"sibling ran another's\n", audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
+	fprintf(out, "\nkernel-entry exposure: a CPU in a system call for one %s's task while a "
+		"sibling ran another's, or in an interrupt beside any task\n",
+		audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie");
 	if (!audit->info.has_kernel_events) {
 		fprintf(out, "  not measured: the trace has no irq, softirq or syscall events (record "
 			"them with coreaudit record --kernel-entry, or trace-cmd record -e "
@@ -220,11 +231,11 @@ void ca_text_exposure(FILE *out, const struct ca_audit *audit, int top)
 			"irq:softirq_exit -e raw_syscalls)\n");
 		return;
 	}
-	fprintf(out, "  in the kernel, a task's:");
+	fprintf(out, "  in the kernel:");
 	for (int what = 0; what < CA_KERNEL_WHAT_COUNT; what++) {
 		char in[32], ex[32];
 
-		fprintf(out, "%s %s %s (beside another: %s, %.1f%%)", what ? ";" : "",
+		fprintf(out, "%s %s %s (exposed %s, %.1f%%)", what ? ";" : "",
 			ca_report_kernel_what(what), D(exp->in_kernel_ns[what], in),
 			D(exp->exposed_ns[what], ex), share(exp->exposed_ns[what],
 							   exp->in_kernel_ns[what]));

@@ -2,6 +2,7 @@
  * scenario.c - event lines for the unit scenarios.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "scenario.h"
 
@@ -111,4 +112,20 @@ void sc_migrate(struct trace_text *t, int cpu, uint64_t ts, int pid, int orig, i
 
 	trace_line(t, cpu, ts_text(ts, when, sizeof(when)), 0, "sched_migrate_task",
 		   "comm=t%d pid=%d prio=120 orig_cpu=%d dest_cpu=%d", pid, pid, orig, dest);
+}
+
+void sc_kernel(struct trace_text *t, int cpu, uint64_t ts, int pid, const char *event, long number)
+{
+	char when[32];
+	bool is_entry = strstr(event, "entry") || !strcmp(event, "sys_enter");
+
+	if (!strncmp(event, "irq_", 4))
+		trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, event,
+			   is_entry ? "irq=%ld name=eth0" : "irq=%ld ret=handled", number);
+	else if (!strncmp(event, "softirq", 7))
+		trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, event,
+			   "vec=%ld [action=NET_RX]", number);
+	else
+		trace_line(t, cpu, ts_text(ts, when, sizeof(when)), pid, event,
+			   is_entry ? "NR %ld (3, 0, 0, 0, 0, 0)" : "NR %ld = 0", number);
 }

@@ -27,6 +27,8 @@ void sc_prctl(struct trace_text *t, int cpu, uint64_t ts, int pid, int cmd, int 
 	      int scope, long ret);
 /* power:cpu_idle on @cpu (idle): @state entered, or -1 for leaving it. */
 void sc_idle(struct trace_text *t, int cpu, uint64_t ts, int state);
+/* An irq_handler_*, softirq_* or sys_enter/sys_exit of @number (irq, vector, syscall). */
+void sc_kernel(struct trace_text *t, int cpu, uint64_t ts, int pid, const char *event, long number);
 void sc_migrate(struct trace_text *t, int cpu, uint64_t ts, int pid, int orig, int dest);
 
 #endif

@@ -197,6 +197,91 @@ START_TEST(test_capacity_machine)
 }
 END_TEST
 
+/*
+ * One core "0,1", A and A2 of cookie 1, B of cookie 2, after T0 (ms):
+ *   1-2      A in a syscall beside A2: its own cookie, not exposed
+ *   4-4.5    CPU1 idle, in irq 24 beside A: exposed (interrupt, 1)
+ *   5-5.3    CPU1 idle, in softirq 3 beside A: exposed (interrupt, 1)
+ *   6-7      B runs on CPU1 beside A (a 1 ms co-run of two cookies);
+ *   6.1-6.4  B in a syscall beside A: exposed (2, 1)
+ *   6.5-6.6  CPU0 in irq 30 (A interrupted) beside B: exposed (interrupt, 2)
+ */
+static void kernel_entries(struct trace_text *t)
+{
+	cookies(t, 0);
+	sc_switch(t, 0, T0, 0, "R", A, false, 0, 0);
+	sc_switch(t, 1, T0, 0, "R", A2, false, 0, 0);
+	sc_kernel(t, 0, T0 + MS, A, "sys_enter", 0);
+	sc_kernel(t, 0, T0 + 2 * MS, A, "sys_exit", 0);
+	sc_switch(t, 1, T0 + 3 * MS, A2, "S", 0, false, 0, 0);
+	sc_kernel(t, 1, T0 + 4 * MS, 0, "irq_handler_entry", 24);
+	sc_kernel(t, 1, T0 + 4 * MS + 500 * US, 0, "irq_handler_exit", 24);
+	sc_kernel(t, 1, T0 + 5 * MS, 0, "softirq_entry", 3);
+	sc_kernel(t, 1, T0 + 5 * MS + 300 * US, 0, "softirq_exit", 3);
+	sc_switch(t, 1, T0 + 6 * MS, 0, "R", B, false, 0, 0);
+	sc_kernel(t, 1, T0 + 6 * MS + 100 * US, B, "sys_enter", 7);
+	sc_kernel(t, 1, T0 + 6 * MS + 400 * US, B, "sys_exit", 7);
+	sc_kernel(t, 0, T0 + 6 * MS + 500 * US, A, "irq_handler_entry", 30);
+	sc_kernel(t, 0, T0 + 6 * MS + 600 * US, A, "irq_handler_exit", 30);
+	sc_switch(t, 1, T0 + 7 * MS, B, "S", 0, false, 0, 0);
+	sc_switch(t, 0, T0 + 8 * MS, A, "S", 0, false, 0, 0);
+}
+
+static const struct ca_exposure_pair *exposure_pair(const struct ca_exposure *exp,
+						    bool is_interrupt, uint64_t inside,
+						    uint64_t beside)
+{
+	for (size_t i = 0; i < exp->pair_count; i++)
+		if (exp->pairs[i].is_interrupt == is_interrupt && exp->pairs[i].beside == beside &&
+		    (is_interrupt || exp->pairs[i].inside == inside))
+			return &exp->pairs[i];
+	return NULL;
+}
+
+START_TEST(test_exposure)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_exposure *exp;
+	const struct ca_exposure_pair *p;
+
+	kernel_entries(&t);
+	test_options(&opts, "0,1");
+	opts.smt_reports = CA_SMT_REPORT_EXPOSURE;
+	ck_assert_int_ne(audit_text(&audit, &t, &opts), CA_RESULT_BAD_INPUT);
+	ck_assert(audit.info.has_kernel_events);
+	exp = &audit.pipeline->exposure;
+	ck_assert_uint_eq(exp->events, 10);
+	ck_assert_uint_eq(exp->in_kernel_ns[CA_KERNEL_SYSCALL], 1300 * US);
+	ck_assert_uint_eq(exp->in_kernel_ns[CA_KERNEL_IRQ], 600 * US);
+	ck_assert_uint_eq(exp->in_kernel_ns[CA_KERNEL_SOFTIRQ], 300 * US);
+	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_SYSCALL], 300 * US);
+	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_IRQ], 600 * US);
+	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_SOFTIRQ], 300 * US);
+	ck_assert_uint_eq(exp->pair_count, 3);
+	ck_assert_ptr_nonnull(p = exposure_pair(exp, true, 0, 1));
+	ck_assert_uint_eq(p->ns[CA_KERNEL_IRQ], 500 * US);
+	ck_assert_uint_eq(p->ns[CA_KERNEL_SOFTIRQ], 300 * US);
+	ck_assert_uint_eq(p->total_ns, 800 * US);
+	ck_assert_ptr_nonnull(p = exposure_pair(exp, false, 2, 1));
+	ck_assert_uint_eq(p->ns[CA_KERNEL_SYSCALL], 300 * US);
+	ck_assert_uint_eq(p->total_ns, 300 * US);
+	ck_assert_ptr_nonnull(p = exposure_pair(exp, true, 0, 2));
+	ck_assert_uint_eq(p->ns[CA_KERNEL_IRQ], 100 * US);
+	ck_assert_uint_eq(exp->window_count, 4);
+	ck_assert_uint_eq(exp->list[0].start, T0 + 4 * MS);
+	ck_assert_uint_eq(exp->list[0].end, T0 + 4 * MS + 500 * US);
+	ck_assert_int_eq(exp->list[0].cpu, 1);
+	ck_assert_int_eq(exp->list[0].pid, 0);
+	ck_assert_int_eq(exp->list[0].what, CA_KERNEL_IRQ);
+	ck_assert_int_eq(exp->list[0].number, 24);
+	ck_assert_int_eq(exp->list[0].beside_pid, A);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 Suite *smt_suite(void)
 {
 	Suite *s = suite_create("smt");
@@ -206,6 +291,7 @@ Suite *smt_suite(void)
 	tcase_add_test(tc, test_fairness_core);
 	tcase_add_test(tc, test_max_unfairness);
 	tcase_add_test(tc, test_capacity_machine);
+	tcase_add_test(tc, test_exposure);
 	suite_add_tcase(s, tc);
 	return s;
 }
