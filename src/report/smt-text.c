@@ -71,6 +71,7 @@ void ca_text_capacity(FILE *out, const struct ca_audit *audit, int top)
 	const struct ca_capacity *cap = &audit->pipeline->capacity;
 	struct ca_capacity_core sum;
 	char busy[32], waiting[32], queued[32], s[16];
+	double speedup;
 
 	if (!audit->pipeline->has_capacity)
 		return;
@@ -88,13 +89,14 @@ void ca_text_capacity(FILE *out, const struct ca_audit *audit, int top)
 		share(cap->ht_off_busy_ns, cap->core_ns), D(cap->ht_off_busy_ns, busy),
 		D(cap->ht_off_waiting_ns, waiting), share(ca_capacity_busy_core_ns(&sum), sum.known_ns),
 		D(sum.waiting_ns, queued));
-	if (!ca_capacity_break_even(&sum, cap->ht_off_busy_ns, &(double){ 0 }))
+	if (!ca_capacity_break_even(&sum, cap->ht_off_busy_ns, &speedup))
 		fprintf(out, "  break-even SMT speed-up: none (no two tasks co-ran: SMT gave nothing "
 			"that one thread per core would not)\n");
 	else
 		fprintf(out, "  break-even SMT speed-up: %s (SMT with core scheduling does more than "
-			"SMT off where two co-running threads do more than %s times one thread's work)\n",
-			break_even(&sum, cap->ht_off_busy_ns, s, sizeof(s)), s);
+			"SMT off where two co-running threads do more than %s times one thread's "
+			"work%s)\n", break_even(&sum, cap->ht_off_busy_ns, s, sizeof(s)), s,
+			speedup >= 2.0 ? ": never, SMT off would have done as much" : "");
 }
 
 static void write_identity(FILE *out, const struct ca_audit *audit,
