@@ -125,6 +125,28 @@ expect_message "missing value" "audit: missing value for '--grace'; see coreaudi
 expect_exit 1 "--max-forced-idle 12.5% is a percentage" \
 	"$coreaudit" audit --tags markers --max-forced-idle 12.5% "$example"
 expect_exit 2 "bad --topology" "$coreaudit" audit --topology 0,0 "$example"
+expect_message "--report names an unknown report" \
+	"audit: --report \"capacity,bogus\": no report \"bogus\" (capacity, fairness, exposure; comma-separated)" \
+	"$coreaudit" audit --report capacity,bogus "$example"
+expect_exit 2 "--max-unfairness 101" "$coreaudit" audit --max-unfairness 101 "$example"
+# --report capacity, fairness held to figures other checks find on their own:
+# on SMT2 one CPU at most is forced idle at a time, so the core's forced-idle
+# time is the sum of its CPUs'; the core time two ran is compatible or mixed
+# co-run; every observed instant is one of k = 0, 1, 2 busy.
+cookies="$top_srcdir/examples/coresched-cookies.dat"
+"$coreaudit" audit --report capacity,fairness --json "$cookies" > "$tap_tmp/smt.json"
+check "capacity: forced idle is the forced-idle check's, co-run and k sum up" python3 -c "import json, sys; d = json.load(sys.stdin)
+c = d['capacity']['all']; fi = sum(d['forced_idle']['per_cpu_ns'].values())
+sys.exit(not (c['forced_idle_ns'] == fi > 0 and c['known_ns'] == sum(c['busy_ns']) and
+	c['busy_ns'][2] == c['compatible_corun_ns'] + c['mixed_corun_ns']))" < "$tap_tmp/smt.json"
+check "fairness: two cookies contended, each at least its fair share (the kernel alternates them)" \
+	python3 -c "import json, sys; d = json.load(sys.stdin)
+ids = [i for i in d['fairness']['identities'] if i['cookie'] != '0x0']
+sys.exit(not (len(ids) == 2 and all(i['short_pct'] == 0 and i['competed_ns'] > 2e9 for i in ids)))" \
+	< "$tap_tmp/smt.json"
+expect_exit 0 "--report exposure on a trace without those events passes" \
+	"$coreaudit" audit --report exposure "$cookies"
+check "... and says how to record them" grep -q 'record --kernel-entry' "$tap_tmp/out"
 expect_exit 3 "missing file" "$coreaudit" audit -t 0,1 /nonexistent.dat
 check "missing file named" grep -q "/nonexistent.dat: No such file or directory" "$tap_tmp/err"
 

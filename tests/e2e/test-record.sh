@@ -54,6 +54,26 @@ else
 fi
 violation_ns=$(ab_ns "'violation',")
 check "A|B violations recorded for more than 100 ms ($violation_ns ns)" test "${violation_ns:-0}" -gt 100000000
+# --kernel-entry: irq, softirq and system calls too, without recording its own.
+expect_exit 0 "record --kernel-entry -- workload" "$coreaudit" record --kernel-entry \
+	-o "$tap_tmp/ke.dat" -t 0,1 -- "$workload" -d 1 A:1:60:0:o:0 B:1:60:0:o:1
+check "--kernel-entry: the recorder's own system calls stay out (a 1 s file under 20 MB)" \
+	test "$(stat -c %s "$tap_tmp/ke.dat")" -lt 20000000
+"$coreaudit" audit --unknown-cookie zero --report exposure --json "$tap_tmp/ke.dat" \
+	> "$tap_tmp/ke.json"
+check "audit --report exposure: measured, with system calls and softirqs" test \
+	"$(json_get "d['exposure']['measured'], d['exposure']['in_kernel_ns']['syscall'] > 0,
+	d['exposure']['in_kernel_ns']['softirq'] > 0" < "$tap_tmp/ke.json")" = "True True True"
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -t -i "$tap_tmp/ke.dat" > "$tap_tmp/ke.txt" 2> /dev/null
+	truth=$(python3 "$top_srcdir/tests/e2e/kernel-truth.py" "$tap_tmp/ke.txt" 0,1)
+	got=$(json_get "d['exposure']['in_kernel_ns']['irq'], d['exposure']['in_kernel_ns']['softirq']" \
+		< "$tap_tmp/ke.json")
+	check "irq and softirq time ($got ns) as trace-cmd report's entries and exits say ($truth)" \
+		test "$got" = "$truth"
+else
+	skip "trace-cmd is not installed"
+fi
 expect_exit 0 "record -d without a command" "$coreaudit" record -o "$tap_tmp/d.dat" -d 300ms
 expect_exit 2 "record without -o" "$coreaudit" record -d 1s
 expect_exit 3 "record to an unwritable path" "$coreaudit" record -o /nonexistent/x.dat -d 100ms
