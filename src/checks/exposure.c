@@ -289,7 +289,8 @@ int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
 	ca_pidmap_init(&exp->syscall_map);
 	ca_keymap_init(&exp->pair_map);
 	ca_keymap_init(&exp->identity_map);
-	exp->list_capacity = list_limit ? list_limit : 1;
+	exp->list_capacity = list_limit && list_limit < CA_EXPOSURE_LISTED ? list_limit :
+			     CA_EXPOSURE_LISTED;
 	exp->list = calloc(exp->list_capacity, sizeof(*exp->list));
 	return exp->list ? 0 : -ENOMEM;
 }

@@ -85,7 +85,9 @@ struct ca_exposure {
 	uint64_t window_count;
 };
 
-/** ca_exposure_init() - keep the @list_limit longest windows. Return: 0, or -ENOMEM. */
+#define CA_EXPOSURE_LISTED 64	/* windows kept, at most */
+
+/** ca_exposure_init() - keep the @list_limit longest windows (64 at most). Return: 0, or -ENOMEM. */
 int ca_exposure_init(struct ca_exposure *exp, size_t list_limit);
 void ca_exposure_free(struct ca_exposure *exp);
 

@@ -10,9 +10,11 @@
  * segment, kind, pid, identity) in nanoseconds; the page rebuilds them in
  * typed arrays and draws from a per-pixel summary below one pixel.
  */
+#define _GNU_SOURCE	/* open_memstream */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -22,8 +24,10 @@
 #include "report/common.h"
 #include "report/hist.h"
 #include "report/page.h"
+#include "report/sections.h"
 
 #define DATA_MARK "<!-- coreaudit:data -->"
+#define SMT_ROWS 10	/* rows of the worst-of tables in --report sections */
 
 /*
  * @text as a JSON string (json-c's escaping, "/" included), to @out, with <, >
@@ -195,6 +199,48 @@ static int put_histograms(FILE *out, const struct ca_audit *audit)
 	return ret;
 }
 
+/* @text into HTML text: &, < and > escaped. */
+static void put_escaped(FILE *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '<')
+			fputs("&lt;", out);
+		else if (text[i] == '>')
+			fputs("&gt;", out);
+		else if (text[i] == '&')
+			fputs("&amp;", out);
+		else
+			fputc(text[i], out);
+	}
+}
+
+/* --report capacity,fairness,exposure: their text sections, as the text report has them. */
+static int put_smt_reports(FILE *out, const struct ca_audit *audit)
+{
+	const struct ca_audit_pipeline *p = audit->pipeline;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!p->has_capacity && !p->has_fairness && !p->has_exposure)
+		return 0;
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return -ENOMEM;
+	ca_text_capacity(mem, audit, SMT_ROWS);
+	ca_text_fairness(mem, audit, SMT_ROWS);
+	ca_text_exposure(mem, audit, SMT_ROWS);
+	if (fclose(mem)) {
+		free(text);
+		return -ENOMEM;
+	}
+	fputs("<div id=\"smt\"><h2>What SMT with core scheduling gave</h2><pre>", out);
+	put_escaped(out, text, len);
+	fputs("</pre></div>\n", out);
+	free(text);
+	return 0;
+}
+
 int ca_report_html(const char *path, const struct ca_audit *audit)
 {
 	const char *mark = strstr(ca_page_html, DATA_MARK);
@@ -209,6 +255,7 @@ int ca_report_html(const char *path, const struct ca_audit *audit)
 	fwrite(ca_page_html, 1, (size_t)(mark - ca_page_html), out);
 	put_data(out, audit);
 	ret = put_histograms(out, audit);
+	ret = ret ? ret : put_smt_reports(out, audit);
 	fputs(mark + strlen(DATA_MARK), out);
 	if (ferror(out) && !ret)
 		ret = -EIO;

@@ -10,7 +10,7 @@ tile="$top_srcdir/tests/tools/tile.py"
 
 # 1. The bundled real trace: one core of two threads.
 expect_exit 0 "coresched-cookies with every picture" "$coreaudit" audit --json \
-	--html "$tap_tmp/c.html" --perfetto "$tap_tmp/c.json" --svg-histograms "$tap_tmp" "$cookies"
+	--report capacity,fairness --html "$tap_tmp/c.html" --perfetto "$tap_tmp/c.json" --svg-histograms "$tap_tmp" "$cookies"
 cp "$tap_tmp/out" "$tap_tmp/c.audit.json"
 check "perfetto: the trace-event format's fields, the audit's figures" python3 - \
 	"$tap_tmp/c.json" "$tap_tmp/c.audit.json" <<'PY'
@@ -78,6 +78,9 @@ check "Chromium: 2 CPU lanes and a lane of windows, as the topology" lanes_are "
 check "Chromium: the lanes drawn (at least 4 colours where they are)" test \
 	"$(python3 "$top_srcdir/tests/e2e/png-colours.py" "$tap_tmp/c.html.png" 130 140 1280 175)" -ge 4
 check "Chromium: the verdict shown" grep -q '<span id="verdict" class="pass">PASS</span>' "$tap_tmp/c.html.dom"
+speedup=$(json_get "'%.2f' % d['capacity']['all']['break_even_speedup']" < "$tap_tmp/c.audit.json")
+check "Chromium: --report's sections shown, break-even $speedup as in JSON" grep -q \
+	"break-even SMT speed-up: $speedup (" "$tap_tmp/c.html.dom"
 
 # 3. Bigger machines, tiled from the same trace: 8 cores of 2 threads, and as 2 of 4.
 python3 "$tile" --topology 0,1 "$cookies" 8 "$tap_tmp/t16.dat" > /dev/null
