@@ -155,7 +155,11 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 		return;
 	if (c->last_tick)
 		count_tick_interval(causes, &causes->timer_interrupts, ev->ts - c->last_tick);
-	if (!c->resumed_at || ev->ts - c->resumed_at > TICK_MERGE_NS)
+	/*
+	 * A CPU in softirq work cannot reschedule until that work ends (past its
+	 * 2 ms budget it wakes ksoftirqd): a tick then refutes no request.
+	 */
+	if ((!c->resumed_at || ev->ts - c->resumed_at > TICK_MERGE_NS) && !c->softirq_depth)
 		c->tick_seq++;
 	c->last_tick = ev->ts;
 }
@@ -186,6 +190,13 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 		break;
 	case CA_EV_SWITCH:
 		c->is_idle = ev->sw.next_pid == 0;
+		break;
+	case CA_EV_KERNEL:
+		if (ev->kernel.what == CA_KERNEL_SOFTIRQ)
+			c->softirq_depth += ev->kernel.is_entry ? 1 : c->softirq_depth ? -1 : 0;
+		break;
+	case CA_EV_LOST:	/* whatever it was in is not known: ticks refute again */
+		c->softirq_depth = 0;
 		break;
 	default:
 		break;

@@ -282,6 +282,40 @@ START_TEST(test_tick_explains_until_the_next_tick)
 END_TEST
 
 /*
+ * The tick before the pick set need-resched and its softirq work ran on past
+ * the next tick: a CPU in a softirq cannot reschedule, so that tick refutes
+ * nothing and the window is the first tick's (resched-tick).  Once the
+ * softirq is over, the next tick refutes again: unknown, as without softirq
+ * events.
+ */
+START_TEST(test_tick_in_softirq_refutes_nothing)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	for (int is_in_softirq = 1; is_in_softirq >= 0; is_in_softirq--) {
+		start(&t);
+		sc_tick(&t, 1, T0 + 900 * US, 200);
+		sc_kernel(&t, 1, T0 + 910 * US, 200, "softirq_entry", 1);
+		if (!is_in_softirq)
+			sc_kernel(&t, 1, T0 + 990 * US, 200, "softirq_exit", 1);
+		sc_switch(&t, 0, T0 + 1 * MS + 10 * US, 0, "R", 100, true, 0, 7);
+		sc_tick(&t, 1, T0 + 4 * MS + 900 * US, 200);
+		if (is_in_softirq)
+			sc_kernel(&t, 1, T0 + 4 * MS + 950 * US, 200, "softirq_exit", 1);
+		sc_switch(&t, 1, T0 + 5 * MS, 200, "R", 0, true, 9, 0);
+		sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
+		ck_assert_int_eq(run(&t, &audit, 0),
+				 is_in_softirq ? CA_RESULT_PASS : CA_RESULT_INCONCLUSIVE);
+		ck_assert_int_eq(audit.pipeline->isolation.list[0].cause,
+				 is_in_softirq ? CA_CAUSE_RESCHED_TICK : CA_CAUSE_UNKNOWN);
+		ca_audit_free(&audit);
+		trace_free(&t);
+	}
+}
+END_TEST
+
+/*
  * Once the trace shows the tick's own timer, another timer's interrupt on the
  * leaving CPU (hrtimer_wakeup, say, during the softirq work after its tick)
  * refutes nothing: the window, opened after CPU1's tick, ends at 2 ms and is
@@ -648,6 +682,7 @@ Suite *causes_suite(void)
 	tcase_add_test(tc, test_local_wakeup_explains);
 	tcase_add_test(tc, test_tick_explains_until_the_next_tick);
 	tcase_add_test(tc, test_other_timer_refutes_nothing);
+	tcase_add_test(tc, test_tick_in_softirq_refutes_nothing);
 	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));
 	tcase_add_test(tc, test_tick_period_from_tick_timer);
 	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
