@@ -230,6 +230,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	uint64_t accounting = audit->pipeline->accounting.finding_count;
 	uint64_t worse = audit->pipeline->has_baseline ?
 			 (uint64_t)audit->pipeline->baseline.worse_count : 0;
+	uint64_t unfair = audit->pipeline->fairness.finding_count;
 
 	for (int r = 0; audit->pipeline->has_rules && r < audit->pipeline->rules.relation_count; r++)
 		rules += audit->pipeline->policy.results[r].violations;
@@ -248,8 +249,10 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "unjustified", u64(unjust));
 	put(by_check, "accounting", u64(accounting));
 	put(by_check, "baseline", u64(worse));
+	if (audit->pipeline->fairness.max_unfairness_pct >= 0)	/* judged: --max-unfairness */
+		put(by_check, "fairness", u64(unfair));
 	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
-				    inversion + unjust + accounting + worse));
+				    inversion + unjust + accounting + worse + unfair));
 	put(root, "violations_by_check", by_check);
 }
 

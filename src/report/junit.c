@@ -119,6 +119,9 @@ static void write_findings(FILE *out, const struct ca_audit *audit, int top,
 	case CA_CHECK_ACCOUNTING:
 		ca_text_accounting(out, audit, top);
 		break;
+	case CA_CHECK_FAIRNESS:
+		ca_text_fairness(out, audit, top);
+		break;
 	case CA_CHECK_BASELINE:
 		ca_text_baseline(out, audit);
 		break;

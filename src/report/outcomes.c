@@ -17,6 +17,7 @@ static const char *const check_keys[] = {
 	[CA_CHECK_INVERSION] = "inversion",
 	[CA_CHECK_UNJUSTIFIED] = "unjustified",
 	[CA_CHECK_ACCOUNTING] = "accounting",
+	[CA_CHECK_FAIRNESS] = "fairness",
 	[CA_CHECK_BASELINE] = "baseline",
 };
 
@@ -71,6 +72,8 @@ static int list_checks(const struct ca_audit *audit, struct ca_outcome *list)
 		add(list, &count, CA_CHECK_UNJUSTIFIED, p->unjust.finding_count);
 	if (p->accounting.markers)
 		add(list, &count, CA_CHECK_ACCOUNTING, p->accounting.finding_count);
+	if (p->fairness.max_unfairness_pct >= 0 && p->has_fairness)
+		add(list, &count, CA_CHECK_FAIRNESS, p->fairness.finding_count);
 	if (p->has_baseline)
 		add(list, &count, CA_CHECK_BASELINE, (uint64_t)p->baseline.worse_count);
 	return count;
