@@ -110,8 +110,13 @@ static void capacity_advance(struct ca_check *check, const struct ca_state *stat
 	uint64_t last = cap->last_ts[core];
 
 	account_machine(cap, ts);
-	if (last && ts > last)
-		account_core(&cap->cores[core], state, core, ts - last);
+	if (last && ts > last) {
+		/* A CPU whose last stretch turned out unobserved: known up to its start. */
+		uint64_t until = ca_state_core_known_until(state, core, last, ts);
+
+		if (until > last)
+			account_core(&cap->cores[core], state, core, until - last);
+	}
 	if (ts > last)
 		cap->last_ts[core] = ts;
 }

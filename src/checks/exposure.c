@@ -17,14 +17,14 @@ static struct ca_exposure *to_exposure(struct ca_check *check)
 	return (struct ca_exposure *)check;
 }
 
-/* The syscall @pid is in (-1: none, or not seen); with @slot, where to change it. */
-static int64_t *syscall_slot(struct ca_exposure *exp, int pid, bool is_added)
+/* The syscall @pid is in, if any; with @is_added, made for a pid not seen yet. */
+static struct ca_exposure_syscall *syscall_of(struct ca_exposure *exp, int pid, bool is_added)
 {
-	int64_t index = ca_pidmap_get(&exp->syscall_map, pid);
+	int64_t index = pid > 0 ? ca_pidmap_get(&exp->syscall_map, pid) : -1;
 
 	if (index >= 0)
 		return &exp->syscalls[index];
-	if (!is_added)
+	if (!is_added || pid <= 0 || pid >= CA_PID_LIMIT)
 		return NULL;
 	if (ca_grow(&exp->syscalls, exp->syscall_count, &exp->syscall_room,
 		    sizeof(*exp->syscalls)) ||
@@ -32,37 +32,52 @@ static int64_t *syscall_slot(struct ca_exposure *exp, int pid, bool is_added)
 		exp->base.error = -ENOMEM;
 		return NULL;
 	}
-	exp->syscalls[exp->syscall_count] = -1;
+	exp->syscalls[exp->syscall_count] = (struct ca_exposure_syscall){ 0 };
 	return &exp->syscalls[exp->syscall_count++];
 }
 
 /*
  * What @cpu is in the kernel for now (-1: nothing): an interrupt (*@inside
- * unset), or its task's syscall (*@inside its identity); *@pid the task
- * running there, 0 idle.
+ * unset), or its task's syscall (*@inside its identity, when *@is_known);
+ * *@pid the task running there, 0 idle.
  */
 static int in_kernel(struct ca_exposure *exp, const struct ca_state *state, int cpu, int *pid,
-		     uint64_t *inside, int64_t *number)
+		     uint64_t *inside, int64_t *number, bool *is_known)
 {
 	const struct ca_exposure_cpu *k = &exp->cpus[cpu];
 	const struct ca_task *task = ca_state_cpu_task(state, cpu);
-	int64_t *syscall;
+	const struct ca_exposure_syscall *syscall;
 
 	*pid = task ? task->pid : 0;
 	*inside = 0;
+	*is_known = true;
 	if (state->cpus[cpu].run == CA_CPU_UNKNOWN)
 		return -1;
 	if (k->irq_depth || k->softirq_depth) {
 		*number = k->irq_depth ? k->irq : k->vec;
 		return k->irq_depth ? CA_KERNEL_IRQ : CA_KERNEL_SOFTIRQ;
 	}
-	if (!task || !ca_state_identity(state, task, inside))
+	syscall = task ? syscall_of(exp, task->pid, false) : NULL;
+	if (!syscall || !syscall->is_in)
 		return -1;
-	syscall = syscall_slot(exp, task->pid, false);
-	if (!syscall || *syscall < 0)
-		return -1;
-	*number = *syscall;
+	*is_known = ca_state_identity(state, task, inside);
+	*number = syscall->number;
 	return CA_KERNEL_SYSCALL;
+}
+
+/* Whether a sibling of @cpu runs a task whose identity is not known. */
+static bool is_unknown_beside(const struct ca_state *state, int core, int cpu)
+{
+	uint64_t value;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int sibling = state->topo.siblings[core][i];
+		const struct ca_task *task = ca_state_cpu_task(state, sibling);
+
+		if (sibling != cpu && task && !ca_state_identity(state, task, &value))
+			return true;
+	}
+	return false;
 }
 
 static uint32_t identity_index(struct ca_exposure *exp, uint64_t value)
@@ -123,12 +138,17 @@ static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, i
 {
 	uint64_t inside, beside;
 	int64_t number;
-	int pid, what = in_kernel(exp, state, cpu, &pid, &inside, &number);
+	bool is_known;
+	int pid, what = in_kernel(exp, state, cpu, &pid, &inside, &number, &is_known);
 	bool is_interrupt = what != CA_KERNEL_SYSCALL, is_exposed = false;
 
 	if (what < 0)
 		return;
 	exp->in_kernel_ns[what] += length;
+	if (!is_known || is_unknown_beside(state, core, cpu))
+		exp->unknown_ns += length;	/* who it was beside is not (all) known */
+	if (!is_known)
+		return;
 	for (int i = beside_cpu(state, core, cpu, is_interrupt, inside, 0, &beside); i >= 0;
 	     i = beside_cpu(state, core, cpu, is_interrupt, inside, i + 1, &beside)) {
 		struct ca_exposure_pair *pair = pair_of(exp, is_interrupt, inside, beside);
@@ -168,11 +188,12 @@ static void refresh_window(struct ca_exposure *exp, const struct ca_state *state
 {
 	struct ca_exposure_cpu *k = &exp->cpus[cpu];
 	struct ca_exposure_window now = { .cpu = cpu, .start = ts, .end = ts };
-	int what = in_kernel(exp, state, cpu, &now.pid, &now.inside, &now.number);
+	bool is_known;
+	int what = in_kernel(exp, state, cpu, &now.pid, &now.inside, &now.number, &is_known);
 	int i = -1;
 
 	now.is_interrupt = what != CA_KERNEL_SYSCALL;
-	if (what >= 0)
+	if (what >= 0 && is_known)
 		i = beside_cpu(state, core, cpu, now.is_interrupt, now.inside, 0, &now.beside);
 	if (i >= 0) {
 		now.what = (enum ca_kernel_what)what;
@@ -195,12 +216,15 @@ static void exposure_advance(struct ca_check *check, const struct ca_state *stat
 	struct ca_exposure *exp = to_exposure(check);
 	uint64_t last = exp->last_ts[core];
 
-	for (int i = 0; last && ts > last && i < state->topo.sibling_count[core]; i++) {
+	/* A CPU whose last stretch turned out unobserved: known up to its start. */
+	uint64_t until = last && ts > last ? ca_state_core_known_until(state, core, last, ts) : 0;
+
+	for (int i = 0; until > last && i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 
-		account_cpu(exp, state, core, cpu, ts - last);
+		account_cpu(exp, state, core, cpu, until - last);
 		if (exp->cpus[cpu].is_open)
-			exp->cpus[cpu].open.end = ts;
+			exp->cpus[cpu].open.end = until;
 	}
 	if (ts > last)
 		exp->last_ts[core] = ts;
@@ -219,42 +243,66 @@ static void apply_kernel(struct ca_exposure *exp, const struct ca_event *ev, boo
 {
 	const struct ca_kernel_entry *kernel = &ev->kernel;
 	struct ca_exposure_cpu *k = is_audited ? &exp->cpus[ev->cpu] : NULL;
-	int64_t *syscall;
+	struct ca_exposure_syscall *syscall;
 
 	exp->events++;
 	if (kernel->what == CA_KERNEL_SYSCALL) {
-		syscall = syscall_slot(exp, ev->pid, true);
-		if (syscall && ev->pid > 0)
-			*syscall = kernel->is_entry ? kernel->number : -1;
+		syscall = syscall_of(exp, ev->pid, true);
+		if (syscall) {
+			syscall->is_in = kernel->is_entry;
+			syscall->number = kernel->number;
+		}
 	} else if (k && kernel->what == CA_KERNEL_IRQ) {
 		k->irq_depth += kernel->is_entry ? 1 : k->irq_depth > 0 ? -1 : 0;
 		k->irq = kernel->number;
 	} else if (k) {
-		k->softirq_depth += kernel->is_entry ? 1 : k->softirq_depth > 0 ? -1 : 0;
+		k->softirq_depth = kernel->is_entry;	/* softirqs do not nest */
 		k->vec = kernel->number;
 	}
 }
 
+/*
+ * Lost events on @cpu: whatever it was in is not known, nor whether the task
+ * last seen there left its syscall in the gap.
+ */
+static void forget_kernel(struct ca_exposure *exp, int cpu)
+{
+	struct ca_exposure_syscall *syscall = syscall_of(exp, exp->cpus[cpu].last_pid, false);
+
+	exp->cpus[cpu].irq_depth = 0;
+	exp->cpus[cpu].softirq_depth = 0;
+	if (syscall)
+		syscall->is_in = false;
+}
+
+/* What the kernel is in on @ev's CPU (or a task's syscall) changes: the hooks around it. */
 static void exposure_event(struct ca_check *check, const struct ca_state *state,
 			   const struct ca_event *ev)
 {
 	struct ca_exposure *exp = to_exposure(check);
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
-	int64_t *syscall;
+	struct ca_exposure_syscall *syscall = NULL;
 
-	if (ev->kind == CA_EV_EXIT && (syscall = syscall_slot(exp, ev->task.pid, false)))
-		*syscall = -1;
-	if (ev->kind == CA_EV_LOST && core >= 0) {	/* whatever was entered is not known */
-		exp->cpus[ev->cpu].irq_depth = 0;
-		exp->cpus[ev->cpu].softirq_depth = 0;
-	}
-	if (ev->kind != CA_EV_KERNEL)
+	if (ev->kind == CA_EV_EXIT)	/* it leaves a syscall it never returns from */
+		syscall = syscall_of(exp, ev->task.pid, false);
+	if (ev->kind != CA_EV_KERNEL && !(syscall && syscall->is_in) &&
+	    !(ev->kind == CA_EV_LOST && core >= 0)) {
+		if (core >= 0 && ev->kind != CA_EV_LOST)
+			exp->cpus[ev->cpu].last_pid = ev->pid;
 		return;
+	}
 	if (core >= 0)
 		exposure_advance(check, state, core, ev->ts);
-	apply_kernel(exp, ev, core >= 0);
-	if (core >= 0)
+	if (ev->kind == CA_EV_KERNEL)
+		apply_kernel(exp, ev, core >= 0);
+	else if (ev->kind == CA_EV_LOST)
+		forget_kernel(exp, ev->cpu);
+	else
+		syscall->is_in = false;
+	if (core >= 0) {
 		exposure_update(check, state, core, ev->ts, 0);
+		exp->cpus[ev->cpu].last_pid = ev->kind == CA_EV_LOST ? 0 : ev->pid;
+	}
 }
 
 static void exposure_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)

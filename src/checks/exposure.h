@@ -57,6 +57,7 @@ struct ca_exposure_cpu {
 	int softirq_depth;
 	int64_t irq;			/* the innermost irq, and softirq vector */
 	int64_t vec;
+	int last_pid;			/* the task of its last event (0: none, or lost) */
 	bool is_open;			/* a window is open: */
 	struct ca_exposure_window open;
 };
@@ -69,8 +70,13 @@ struct ca_exposure {
 	uint64_t events;		/* kernel entries and exits seen */
 	uint64_t in_kernel_ns[CA_KERNEL_WHAT_COUNT];	/* CPU time in the kernel, a task's */
 	uint64_t exposed_ns[CA_KERNEL_WHAT_COUNT];	/* of it, beside another identity */
+	uint64_t unknown_ns;		/* of in_kernel_ns, beside a task (or for one) of an
+					 * identity not known: not attributed */
 	struct ca_pidmap syscall_map;	/* pid -> index into syscalls */
-	int64_t *syscalls;		/* the syscall a task is in; -1: none */
+	struct ca_exposure_syscall {	/* per task: */
+		bool is_in;		/* in a syscall (not seen entering one: no) */
+		int64_t number;		/* which */
+	} *syscalls;
 	size_t syscall_count;
 	size_t syscall_room;
 	struct ca_keymap pair_map;	/* ca_keymap_pair(inside index, beside index) -> pair */

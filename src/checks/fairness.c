@@ -134,9 +134,12 @@ static bool does_identity_run(const struct ca_fairness *fair, const struct ca_st
 	return true;
 }
 
-/* Task @pid waited on @cpu from @from to @to: its stretch goes on or opens. */
+/*
+ * Task @pid waited on @cpu from @from to @to: its stretch goes on, or opens
+ * when @may_open (another identity runs on the core).
+ */
 static int wait_stretch(struct ca_fairness *fair, const struct ca_state *state, int pid, int cpu,
-			uint64_t from, uint64_t to)
+			uint64_t from, uint64_t to, bool may_open)
 {
 	struct ca_fair_task *t = task_of(fair, pid);
 	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
@@ -146,6 +149,8 @@ static int wait_stretch(struct ca_fairness *fair, const struct ca_state *state, 
 	if (!t)
 		return -ENOMEM;
 	if (t->end != from || !t->end) {
+		if (!may_open)
+			return 0;
 		t->start = from;
 		t->cpu = cpu;
 	}
@@ -161,9 +166,8 @@ static int wait_stretch(struct ca_fairness *fair, const struct ca_state *state, 
 	return 0;
 }
 
-/* Pairs and stretches: who waited while whom ran. */
-static int account_waits(struct ca_fairness *fair, const struct ca_state *state, int core,
-			 size_t count, uint64_t from, uint64_t to)
+/* Pairs: who waited while whom ran. */
+static int account_pairs(struct ca_fairness *fair, size_t count, uint64_t from, uint64_t to)
 {
 	for (size_t w = 0; w < count; w++) {
 		for (size_t r = 0; r < count && !fair->scratch[w].runs; r++) {
@@ -177,13 +181,24 @@ static int account_waits(struct ca_fairness *fair, const struct ca_state *state,
 			pair->waited_ns += to - from;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Stretches: a queued task whose identity does not run waits; it begins to
+ * when another identity runs (@does_any_run), and goes on until it runs or
+ * leaves (fairness.h).
+ */
+static int account_stretches(struct ca_fairness *fair, const struct ca_state *state, int core,
+			     size_t count, uint64_t from, uint64_t to, bool does_any_run)
+{
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 		const struct ca_cpu *c = &state->cpus[cpu];
 
 		for (int q = 0; q < c->queued_count; q++)
 			if (!does_identity_run(fair, state, c->queued[q], count) &&
-			    wait_stretch(fair, state, c->queued[q], cpu, from, to))
+			    wait_stretch(fair, state, c->queued[q], cpu, from, to, does_any_run))
 				return -ENOMEM;
 	}
 	return 0;
@@ -199,18 +214,20 @@ static void account_core(struct ca_fairness *fair, const struct ca_state *state,
 		fair->unknown_ns += to - from;
 	if (count == -2)
 		fair->base.error = -ENOMEM;
-	if (count < 2)
+	if (count < 0)
 		return;
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < count; i++)
+		does_any_run |= fair->scratch[i].runs;
+	for (int i = 0; i < count && count >= 2; i++) {
 		struct ca_fair_identity *id = &fair->identities[fair->scratch[i].identity];
 
 		id->fair_ns += (double)(to - from) / count;
 		id->competed_ns += to - from;
 		if (fair->scratch[i].runs)
 			id->received_ns += to - from;
-		does_any_run |= fair->scratch[i].runs;
 	}
-	if (does_any_run && account_waits(fair, state, core, (size_t)count, from, to))
+	if ((count >= 2 && does_any_run && account_pairs(fair, (size_t)count, from, to)) ||
+	    account_stretches(fair, state, core, (size_t)count, from, to, does_any_run))
 		fair->base.error = -ENOMEM;
 }
 
@@ -220,8 +237,14 @@ static void fairness_advance(struct ca_check *check, const struct ca_state *stat
 	struct ca_fairness *fair = to_fairness(check);
 	uint64_t last = fair->last_ts[core];
 
-	if (last && ts > last)
-		account_core(fair, state, core, last, ts);
+	if (last && ts > last) {
+		/* A CPU whose last stretch turned out unobserved: known up to its start. */
+		uint64_t until = ca_state_core_known_until(state, core, last, ts);
+
+		if (until > last)
+			account_core(fair, state, core, last, until);
+		fair->unknown_ns += ts - until;
+	}
 	if (ts > last)
 		fair->last_ts[core] = ts;
 }

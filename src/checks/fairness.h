@@ -57,7 +57,8 @@ struct ca_fairness {
 	double max_unfairness_pct;	/* < 0: judged against no threshold */
 	uint64_t *last_ts;		/* [core_count] */
 	int core_count;
-	uint64_t unknown_ns;		/* core time whose runnable identities were not known */
+	uint64_t unknown_ns;		/* core time a CPU was unobserved, or a runnable task's
+					 * identity not known: not judged */
 	struct ca_keymap identity_map;	/* value -> index into identities */
 	struct ca_fair_identity *identities;
 	size_t identity_count;

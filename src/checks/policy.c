@@ -172,24 +172,6 @@ static void keep_worst(struct ca_policy_result *res, const struct ca_policy_wind
 	}
 }
 
-/*
- * Where what ran on @core is known up to, when the window closes at @ts: a
- * sibling that just turned out unobserved (a gap, a missed switch) is known
- * only up to where that began.
- */
-static uint64_t known_until(const struct ca_state *state, int core, uint64_t start, uint64_t ts)
-{
-	uint64_t until = ts;
-
-	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
-		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
-
-		if (c->uncertain_to == ts && c->uncertain_from < until)
-			until = c->uncertain_from > start ? c->uncertain_from : start;
-	}
-	return until;
-}
-
 /* @w moves on by @event (window.dot). */
 static void step_window(struct ca_policy *policy, struct ca_policy_window *w,
 			enum ca_window_event event)
@@ -242,7 +224,7 @@ static void close_window(struct ca_policy *policy, const struct ca_state *state,
 					    .unknown_until_ns = policy->unknown_until_ns };
 	struct ca_leaving *leaving = &res->leaving[core];
 
-	ts = known_until(state, core, w.start, ts);	/* what is beyond is not judged */
+	ts = ca_state_core_known_until(state, core, w.start, ts);	/* what is beyond is not judged */
 	w.end = ts;
 	if (ts <= w.start) {
 		step_window(policy, &w, CA_WIN_ON_DISCARD);

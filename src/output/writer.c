@@ -121,13 +121,14 @@ static void put_event_formats(FILE *out, bool with_kernel_entry)
 	int system_count = 0;
 
 	for (int i = 0; recorded(i, with_kernel_entry) && i < MAX_RECORDED; i++) {
+		const struct ca_event_name *e = recorded(i, with_kernel_entry);
+		char *format = event_format(e->system, e->event);
 		bool is_known = false;
-		char *format = event_format(recorded(i, with_kernel_entry)->system, recorded(i, with_kernel_entry)->event);
 
 		for (int s = 0; s < system_count; s++)
-			is_known |= !strcmp(systems[s], recorded(i, with_kernel_entry)->system);
+			is_known |= !strcmp(systems[s], e->system);
 		if (format && !is_known)
-			systems[system_count++] = recorded(i, with_kernel_entry)->system;
+			systems[system_count++] = e->system;
 		free(format);
 	}
 	put32(out, system_count);

@@ -249,7 +249,7 @@ static void put_violations(json *root, const struct ca_audit *audit)
 	put(by_check, "unjustified", u64(unjust));
 	put(by_check, "accounting", u64(accounting));
 	put(by_check, "baseline", u64(worse));
-	if (audit->pipeline->fairness.max_unfairness_pct >= 0)	/* judged: --max-unfairness */
+	if (audit->pipeline->has_fairness && audit->pipeline->fairness.max_unfairness_pct >= 0)
 		put(by_check, "fairness", u64(unfair));
 	put(root, "violations", u64(isolation + rules + forced_idle + starvation + reselect +
 				    inversion + unjust + accounting + worse + unfair));
@@ -811,6 +811,7 @@ static json *exposure(const struct ca_audit *audit)
 	put(obj, "events", u64(exp->events));
 	put(obj, "in_kernel_ns", by_kernel_what(exp->in_kernel_ns));
 	put(obj, "exposed_ns", by_kernel_what(exp->exposed_ns));
+	put(obj, "unknown_ns", u64(exp->unknown_ns));
 	for (size_t i = 0; pairs && i < exp->pair_count; i++) {
 		json *p = json_object_new_object(), *in = json_object_new_object();
 		json *beside = json_object_new_object();

@@ -43,7 +43,7 @@ static double yield(const struct ca_capacity_core *c)
 static void write_capacity_row(FILE *out, const struct ca_audit *audit, int core,
 			       const struct ca_capacity_core *c, uint64_t ht_off_ns)
 {
-	char known[32], s[16], name[16];
+	char known[32], s[32], name[16];
 	int used;
 
 	snprintf(name, sizeof(name), core < 0 ? "all" : "%d", core);
@@ -52,7 +52,8 @@ static void write_capacity_row(FILE *out, const struct ca_audit *audit, int core
 		used += fprintf(out, " %5.1f%%", share(c->busy_ns[k], c->known_ns));
 	fprintf(out, "%*s %7.1f%% %7.1f%% %7.1f%% %6.2f %10s\n",
 		used < 60 ? 60 - used : 1, "", share(c->compatible_ns, c->known_ns),
-		share(c->mixed_ns, c->known_ns), share(c->forced_ns, c->known_ns), yield(c), break_even(c, ht_off_ns, s, sizeof(s)));
+		share(c->mixed_ns, c->known_ns), share(c->forced_ns, c->known_ns), yield(c),
+		break_even(c, ht_off_ns, s, sizeof(s)));
 	(void)audit;
 }
 
@@ -70,7 +71,7 @@ void ca_text_capacity(FILE *out, const struct ca_audit *audit, int top)
 {
 	const struct ca_capacity *cap = &audit->pipeline->capacity;
 	struct ca_capacity_core sum;
-	char busy[32], waiting[32], queued[32], s[16];
+	char busy[32], waiting[32], queued[32], s[32];
 	double speedup;
 
 	if (!audit->pipeline->has_capacity)
@@ -152,7 +153,8 @@ void ca_text_fairness(FILE *out, const struct ca_audit *audit, int top)
 	sorted = ca_report_sorted_identities(audit);
 	fprintf(out, "\nfairness across %ss: core time received against a fair share of the core "
 		"time competed for%s%s\n", audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie",
-		fair->unknown_ns ? "; not known (a runnable task's identity unknown): " : "",
+		fair->unknown_ns ? "; not known (a CPU unobserved, or a runnable task's identity): " :
+		"",
 		fair->unknown_ns ? D(fair->unknown_ns, unknown) : "");
 	fprintf(out, "  %-18s %-16s %7s %12s %12s %12s %7s\n", "identity", "comm (first task)", "pid",
 		"competed", "received", "fair share", "short");
@@ -212,7 +214,8 @@ static void write_exposure_windows(FILE *out, const struct ca_audit *audit, int 
 		ca_report_identity(audit, w->beside, beside, sizeof(beside));
 		fprintf(out, "  %s %10s  CPU %d %s:%d (%s) in %s %lld, beside CPU %d %s:%d (%s)\n",
 			TS(w->start, at), D(w->end - w->start, length), w->cpu,
-			in ? in->comm : w->pid ? "?" : "idle", w->pid, inside, ca_report_kernel_what(w->what), (long long)w->number,
+			in ? in->comm : w->pid ? "?" : "idle", w->pid, inside,
+			ca_report_kernel_what(w->what), (long long)w->number,
 			w->beside_cpu, by ? by->comm : "?", w->beside_pid, beside);
 	}
 }
@@ -243,6 +246,13 @@ void ca_text_exposure(FILE *out, const struct ca_audit *audit, int top)
 							   exp->in_kernel_ns[what]));
 	}
 	fputc('\n', out);
+	if (exp->unknown_ns) {
+		char unknown[32];
+
+		fprintf(out, "  not attributed (a task's %s not known, in the kernel or beside it): %s\n",
+			audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie",
+			D(exp->unknown_ns, unknown));
+	}
 	write_exposure_pairs(out, audit, top);
 	write_exposure_windows(out, audit, top);
 }

@@ -148,7 +148,9 @@ static void filter_own_syscalls(struct live *live, const struct ca_event_name *e
 	if (strcmp(e->system, "raw_syscalls"))
 		return;
 	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
-	tracefs_event_file_write(live->instance, e->system, e->event, "filter", filter);
+	if (tracefs_event_file_write(live->instance, e->system, e->event, "filter", filter) < 0)
+		fprintf(stderr, "coreaudit: cannot filter this process out of %s:%s (%s): its own "
+			"system calls are recorded too\n", e->system, e->event, strerror(errno));
 }
 
 static int enable_events(struct live *live, struct ca_source *source)

@@ -503,17 +503,17 @@ static int parse_kernel(const struct ca_event_desc *desc, const char *fields,
 		[CA_KERNEL_IRQ] = "irq", [CA_KERNEL_SOFTIRQ] = "vec",
 	};
 	const char *p = keys[desc->what] ? field_value(fields, keys[desc->what]) : NULL;
+	bool is_negative;
 	uint64_t number;
 
 	kernel->what = desc->what;
 	kernel->is_entry = desc->is_entry;
 	if (desc->what == CA_KERNEL_SYSCALL && !strncmp(fields, "NR ", 3))
 		p = fields + 3;
-	if (p && *p == '-')	/* NR -1: no syscall (a signal return) */
-		p++;
-	if (!p || !(p = read_decimal(p, INT64_MAX, &number)) || !is_value_end(*p))
+	is_negative = p && *p == '-';	/* NR -1: no syscall number (as trace.dat has it) */
+	if (!p || !(p = read_decimal(p + is_negative, INT64_MAX, &number)) || !is_value_end(*p))
 		return -EINVAL;
-	kernel->number = (int64_t)number;
+	kernel->number = is_negative ? -(int64_t)number : (int64_t)number;
 	return 0;
 }
 

@@ -123,6 +123,20 @@ bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid)
 	return task && c->uncertain_to && task->queued_ts <= c->uncertain_to;
 }
 
+uint64_t ca_state_core_known_until(const struct ca_state *state, int core, uint64_t start,
+				   uint64_t ts)
+{
+	uint64_t until = ts;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+
+		if (c->uncertain_to == ts && c->uncertain_from < until)
+			until = c->uncertain_from > start ? c->uncertain_from : start;
+	}
+	return until;
+}
+
 bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts)
 {
 	for (int i = 0; core >= 0 && i < state->topo.sibling_count[core]; i++) {

@@ -197,6 +197,16 @@ bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t f
  */
 bool ca_state_core_settled(const struct ca_state *state, int core, uint64_t ts);
 
+/**
+ * ca_state_core_known_until() - up to when, in the interval (@start, @ts] that a
+ *                               change of @core at @ts ends, its CPUs' state was
+ *                               known: a CPU whose last stretch just turned out
+ *                               unknown (lost events, a missed switch) was known
+ *                               only up to that stretch's start (not before @start)
+ */
+uint64_t ca_state_core_known_until(const struct ca_state *state, int core, uint64_t start,
+				   uint64_t ts);
+
 /** ca_state_cpu_task() - Return: the task running on @cpu, or NULL (idle or unknown). */
 const struct ca_task *ca_state_cpu_task(const struct ca_state *state, int cpu);
 

@@ -259,6 +259,7 @@ START_TEST(test_exposure)
 	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_SYSCALL], 300 * US);
 	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_IRQ], 600 * US);
 	ck_assert_uint_eq(exp->exposed_ns[CA_KERNEL_SOFTIRQ], 300 * US);
+	ck_assert_uint_eq(exp->unknown_ns, 0);
 	ck_assert_uint_eq(exp->pair_count, 3);
 	ck_assert_ptr_nonnull(p = exposure_pair(exp, true, 0, 1));
 	ck_assert_uint_eq(p->ns[CA_KERNEL_IRQ], 500 * US);
