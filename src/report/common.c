@@ -10,6 +10,20 @@
 
 #include "report/common.h"
 
+/* Pointers to the @count items of @size bytes at @items, in @compare's order (caller frees). */
+static void *sorted_pointers(const void *items, size_t count, size_t size,
+			     int (*compare)(const void *, const void *))
+{
+	const void **sorted = malloc((count + 1) * sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (size_t i = 0; i < count; i++)
+		sorted[i] = (const char *)items + i * size;
+	qsort(sorted, count, sizeof(*sorted), compare);
+	return sorted;
+}
+
 static int by_length_desc(const void *a, const void *b)
 {
 	const struct ca_window *x = *(const struct ca_window *const *)a;
@@ -23,15 +37,9 @@ static int by_length_desc(const void *a, const void *b)
 
 const struct ca_window **ca_report_sorted_windows(const struct ca_audit *audit)
 {
-	size_t count = audit->pipeline->isolation.list_count;
-	const struct ca_window **sorted = malloc((count ? count : 1) * sizeof(*sorted));
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
 
-	if (!sorted)
-		return NULL;
-	for (size_t i = 0; i < count; i++)
-		sorted[i] = &audit->pipeline->isolation.list[i];
-	qsort(sorted, count, sizeof(*sorted), by_length_desc);
-	return sorted;
+	return sorted_pointers(iso->list, iso->list_count, sizeof(*iso->list), by_length_desc);
 }
 
 static int by_charge_desc(const void *a, const void *b)
@@ -48,15 +56,9 @@ static int by_charge_desc(const void *a, const void *b)
 
 const struct ca_fi_task **ca_report_sorted_tasks(const struct ca_audit *audit)
 {
-	uint32_t count = audit->pipeline->forcedidle.task_count;
-	const struct ca_fi_task **sorted = malloc((count ? count : 1) * sizeof(*sorted));
+	const struct ca_forcedidle *fi = &audit->pipeline->forcedidle;
 
-	if (!sorted)
-		return NULL;
-	for (uint32_t i = 0; i < count; i++)
-		sorted[i] = &audit->pipeline->forcedidle.tasks[i];
-	qsort(sorted, count, sizeof(*sorted), by_charge_desc);
-	return sorted;
+	return sorted_pointers(fi->tasks, fi->task_count, sizeof(*fi->tasks), by_charge_desc);
 }
 
 static int by_shortfall_desc(const void *a, const void *b)
@@ -75,14 +77,9 @@ static int by_shortfall_desc(const void *a, const void *b)
 const struct ca_fair_identity **ca_report_sorted_identities(const struct ca_audit *audit)
 {
 	const struct ca_fairness *fair = &audit->pipeline->fairness;
-	const struct ca_fair_identity **sorted = malloc((fair->identity_count + 1) * sizeof(*sorted));
 
-	if (!sorted)
-		return NULL;
-	for (size_t i = 0; i < fair->identity_count; i++)
-		sorted[i] = &fair->identities[i];
-	qsort(sorted, fair->identity_count, sizeof(*sorted), by_shortfall_desc);
-	return sorted;
+	return sorted_pointers(fair->identities, fair->identity_count, sizeof(*fair->identities),
+			       by_shortfall_desc);
 }
 
 static int by_waited_desc(const void *a, const void *b)
@@ -100,14 +97,8 @@ static int by_waited_desc(const void *a, const void *b)
 const struct ca_fair_pair **ca_report_sorted_pairs(const struct ca_audit *audit)
 {
 	const struct ca_fairness *fair = &audit->pipeline->fairness;
-	const struct ca_fair_pair **sorted = malloc((fair->pair_count + 1) * sizeof(*sorted));
 
-	if (!sorted)
-		return NULL;
-	for (size_t i = 0; i < fair->pair_count; i++)
-		sorted[i] = &fair->pairs[i];
-	qsort(sorted, fair->pair_count, sizeof(*sorted), by_waited_desc);
-	return sorted;
+	return sorted_pointers(fair->pairs, fair->pair_count, sizeof(*fair->pairs), by_waited_desc);
 }
 
 static int by_total_desc(const void *a, const void *b)
@@ -125,14 +116,8 @@ static int by_total_desc(const void *a, const void *b)
 const struct ca_exposure_pair **ca_report_sorted_exposure(const struct ca_audit *audit)
 {
 	const struct ca_exposure *exp = &audit->pipeline->exposure;
-	const struct ca_exposure_pair **sorted = malloc((exp->pair_count + 1) * sizeof(*sorted));
 
-	if (!sorted)
-		return NULL;
-	for (size_t i = 0; i < exp->pair_count; i++)
-		sorted[i] = &exp->pairs[i];
-	qsort(sorted, exp->pair_count, sizeof(*sorted), by_total_desc);
-	return sorted;
+	return sorted_pointers(exp->pairs, exp->pair_count, sizeof(*exp->pairs), by_total_desc);
 }
 
 const char *ca_report_kernel_what(enum ca_kernel_what what)

@@ -144,10 +144,11 @@ check "fairness: two cookies contended, each at least its fair share (the kernel
 ids = [i for i in d['fairness']['identities'] if i['cookie'] != '0x0']
 sys.exit(not (len(ids) == 2 and all(i['short_pct'] == 0 and i['competed_ns'] > 2e9 for i in ids)))" \
 	< "$tap_tmp/smt.json"
-# The example's tenant-b got 119.7 ms of a fair 181.4 ms (34.0% short) as the
-# two tenants and the untagged parent contended.
-expect_exit 1 "--max-unfairness 30: tenant-b is 34% short" "$coreaudit" audit --tags markers \
-	--max-unfairness 30 --json --junit "$tap_tmp/fair.xml" "$example"
+# The example's tenant-b got 119.6 ms of a fair 170.3 ms (29.8% short) as the
+# two tenants and the untagged parent contended (over the observed time: the
+# example's missed switches leave stretches unknown).
+expect_exit 1 "--max-unfairness 25: tenant-b is 29.8% short" "$coreaudit" audit --tags markers \
+	--max-unfairness 25 --json --junit "$tap_tmp/fair.xml" "$example"
 check "... one fairness finding, named in the reasons" json_get "
 sys.exit(not (d['violations_by_check']['fairness'] == 1 and
 	any(r['check'] == 'fairness' and r['pid'] == 28195 for r in d['reasons'])))" < "$tap_tmp/out"
@@ -155,8 +156,8 @@ check "... and a failed fairness testcase in JUnit" python3 -c "
 import sys, xml.etree.ElementTree as E
 c = [t for t in E.parse('$tap_tmp/fair.xml').iter('testcase') if t.get('name') == 'fairness']
 sys.exit(not (len(c) == 1 and c[0].find('failure') is not None))"
-"$coreaudit" audit --tags markers --max-unfairness 40 --json "$example" > "$tap_tmp/fair.json"
-check "--max-unfairness 40: no fairness finding" json_get \
+"$coreaudit" audit --tags markers --max-unfairness 35 --json "$example" > "$tap_tmp/fair.json"
+check "--max-unfairness 35: no fairness finding" json_get \
 	"sys.exit(d['violations_by_check']['fairness'] != 0)" < "$tap_tmp/fair.json"
 expect_exit 0 "--report exposure on a trace without those events passes" \
 	"$coreaudit" audit --report exposure "$cookies"
