@@ -287,8 +287,9 @@ static void exposure_event(struct ca_check *check, const struct ca_state *state,
 		syscall = syscall_of(exp, ev->task.pid, false);
 	if (ev->kind != CA_EV_KERNEL && !(syscall && syscall->is_in) &&
 	    !(ev->kind == CA_EV_LOST && core >= 0)) {
-		if (core >= 0 && ev->kind != CA_EV_LOST)
-			exp->cpus[ev->cpu].last_pid = ev->pid;
+		if (core >= 0 && ev->kind != CA_EV_LOST)	/* the task current there now */
+			exp->cpus[ev->cpu].last_pid = ev->kind == CA_EV_SWITCH ? ev->sw.next_pid :
+						      ev->pid;
 		return;
 	}
 	if (core >= 0)

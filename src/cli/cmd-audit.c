@@ -195,28 +195,6 @@ static struct ca_time_bound time_bound(const struct ca_opt_value *value)
 				       .ns = value->ns };
 }
 
-/* --report capacity,fairness: the words into CA_SMT_REPORT_* bits. */
-static int parse_reports(const char *text, unsigned int *reports)
-{
-	static const char *const names[] = { "capacity", "fairness", "exposure" };
-	const char *word = text;
-
-	do {
-		size_t len = strcspn(word, ","), i;
-
-		for (i = 0; i < 3 && (strlen(names[i]) != len || strncmp(word, names[i], len)); i++)
-			;
-		if (i == 3) {
-			ca_cli_error("audit: --report \"%s\": no report \"%.*s\" (capacity, "
-				     "fairness, exposure; comma-separated)", text, (int)len, word);
-			return -1;
-		}
-		*reports |= 1u << i;
-		word += len;
-	} while (*word++ == ',');
-	return 0;
-}
-
 static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 {
 	struct parsed *parsed = ctx;
@@ -224,11 +202,7 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 	if (ca_cli_apply_audit_option(parsed->opts, id, value))
 		return 0;
 	if (id == CA_LONG_ONLY('E'))
-		return parse_reports(value->text, &parsed->opts->smt_reports);
-	if (id == CA_LONG_ONLY('V')) {
-		parsed->opts->max_unfairness_pct = value->pct;
-		parsed->opts->smt_reports |= CA_SMT_REPORT_FAIRNESS;
-	}
+		return ca_cli_parse_reports("audit", value->text, &parsed->opts->smt_reports);
 	if (id == CA_LONG_ONLY('n'))
 		parsed->report->top = (int)value->count;
 	else if (id == 'J')

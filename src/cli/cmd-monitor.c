@@ -59,6 +59,15 @@ static const struct ca_option options[] = {
 	CA_OPTION(CA_LONG_ONLY('A'), "max-accounting-error", CA_OPT_PERCENT, "PCT",
 	  "fail when the kernel's forced idle of a task\n(coreaudit-kfi markers, written by "
 	  "record) is off\nthe trace's by more than PCT % and 20ms (default 50)"),
+	CA_OPTION(CA_LONG_ONLY('V'), "max-unfairness", CA_OPT_PERCENT, "PCT",
+	  "fail when a cookie (or tag) received less of the\ncore than PCT % under its fair "
+	  "share (as for\naudit; judged at the end)"),
+	CA_OPTION(CA_LONG_ONLY('E'), "report", CA_OPT_TEXT, "LIST",
+	  "also report what SMT with core scheduling gave at\nthe end: capacity, fairness, "
+	  "exposure (as for\naudit; exposure needs --kernel-entry)"),
+	CA_OPTION('k', "kernel-entry", CA_OPT_FLAG, NULL,
+	  "also trace irq, softirq and system call entries\nand exits, for --report exposure "
+	  "(many more\nevents: bench/RESULTS.md)"),
 	CA_OPTION(CA_LONG_ONLY('w'), "save-trace", CA_OPT_TEXT, "FILE",
 	  "when it ends failing, write the last seconds of raw\nevents to FILE (a trace.dat) for "
 	  "an offline audit"),
@@ -95,6 +104,8 @@ static const struct ca_cli_mode mode = {
 		"  coreaudit monitor --max-reselect-ticks 4 --max-inversion 500us -d 60s\n"
 		"  coreaudit monitor --max-unjustified 2ms -d 60s\n"
 		"  coreaudit monitor --max-accounting-error 10 -d 60s\n"
+		"  coreaudit monitor --report capacity,fairness -d 60s\n"
+		"  coreaudit monitor --kernel-entry --report exposure -d 10s\n"
 		"  coreaudit monitor --stop-on violation --save-trace evidence.dat\n"
 		"  coreaudit monitor --metrics-listen 127.0.0.1:9465 -q\n"
 		"  coreaudit monitor --metrics /var/lib/node_exporter/coreaudit.prom -q\n",
@@ -154,6 +165,11 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 	if (ca_cli_apply_audit_option(parsed->opts, id, value))
 		return 0;
 	switch (id) {
+	case CA_LONG_ONLY('E'):
+		return ca_cli_parse_reports("monitor", value->text, &parsed->opts->smt_reports);
+	case 'k':
+		parsed->live->with_kernel_entry = true;
+		break;
 	case 'd':
 		parsed->live->duration_ns = value->ns;
 		break;

@@ -271,6 +271,27 @@ void ca_cli_usage(const struct ca_cli_mode *mode)
 	printf("\n%s", mode->epilogue);
 }
 
+int ca_cli_parse_reports(const char *mode, const char *text, unsigned int *reports)
+{
+	static const char *const names[] = { "capacity", "fairness", "exposure" };
+	const char *word = text;
+
+	do {
+		size_t len = strcspn(word, ","), i;
+
+		for (i = 0; i < 3 && (strlen(names[i]) != len || strncmp(word, names[i], len)); i++)
+			;
+		if (i == 3) {
+			ca_cli_error("%s: --report \"%s\": no report \"%.*s\" (capacity, "
+				     "fairness, exposure; comma-separated)", mode, text, (int)len, word);
+			return -1;
+		}
+		*reports |= 1u << i;
+		word += len;
+	} while (*word++ == ',');
+	return 0;
+}
+
 bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
 			       const struct ca_opt_value *value)
 {
@@ -321,6 +342,10 @@ bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
 		return true;
 	case CA_LONG_ONLY('R'):
 		opts->use_record_reader = value->choice == 0;
+		return true;
+	case CA_LONG_ONLY('V'):
+		opts->max_unfairness_pct = value->pct;
+		opts->smt_reports |= CA_SMT_REPORT_FAIRNESS;
 		return true;
 	}
 	return false;

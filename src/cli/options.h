@@ -102,4 +102,11 @@ bool ca_cli_apply_audit_option(struct ca_audit_options *opts, int id,
 /** ca_cli_usage() - print @mode's --help from its table */
 void ca_cli_usage(const struct ca_cli_mode *mode);
 
+/**
+ * ca_cli_parse_reports() - --report's comma-separated words (capacity, fairness,
+ *                          exposure) into CA_SMT_REPORT_* bits of *@reports
+ * Return: 0, or -1 after a message naming @mode and the word that is none.
+ */
+int ca_cli_parse_reports(const char *mode, const char *text, unsigned int *reports);
+
 #endif

@@ -483,9 +483,13 @@ const char *ca_live_instance_name(const struct ca_source *source)
 
 static int create_instance(struct live *live, struct ca_source *source)
 {
+	/* The systems whose formats it reads; the last two with --kernel-entry only. */
 	const char *systems[] = { "sched", "power", "ipi", "irq_vectors", "timer", "syscalls",
-				  "ftrace", "coreaudit", NULL };
+				  "ftrace", "coreaudit", "irq", "raw_syscalls", NULL };
 	char kb[32];
+
+	if (!live->opts.with_kernel_entry)
+		systems[8] = NULL;
 
 	if (geteuid() != 0) {
 		snprintf(source->error, sizeof(source->error),

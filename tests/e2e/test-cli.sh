@@ -129,6 +129,9 @@ expect_message "--report names an unknown report" \
 	"audit: --report \"capacity,bogus\": no report \"bogus\" (capacity, fairness, exposure; comma-separated)" \
 	"$coreaudit" audit --report capacity,bogus "$example"
 expect_exit 2 "--max-unfairness 101" "$coreaudit" audit --max-unfairness 101 "$example"
+expect_message "monitor --report names an unknown report" \
+	"monitor: --report \"fairnes\": no report \"fairnes\" (capacity, fairness, exposure; comma-separated)" \
+	"$coreaudit" monitor --report fairnes
 # --report capacity, fairness held to figures other checks find on their own:
 # on SMT2 one CPU at most is forced idle at a time, so the core's forced-idle
 # time is the sum of its CPUs'; the core time two ran is compatible or mixed

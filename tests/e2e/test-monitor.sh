@@ -38,7 +38,7 @@ saved_on=$(cat "$tracefs/tracing_on")
 (workload_when_traced 1.5 > "$tap_tmp/workload.out") &
 expect_exit 1 "monitor finds A and B sharing core 0,1" \
 	"$coreaudit" monitor -t 0,1 --tags markers --grace 1ms -d 4s -i 1s --json \
-	--save-trace "$tap_tmp/live.dat"
+	--report capacity,fairness --save-trace "$tap_tmp/live.dat"
 wait
 cp "$tap_tmp/out" "$tap_tmp/monitor.json"
 pid_a=$(sed -n 's/^task pid=\([0-9]*\) group=A .*/\1/p' "$tap_tmp/workload.out")
@@ -59,6 +59,12 @@ check "A beside B live: windows total $ab_all_ns ns, trace-cmd report of the sav
 # Windows up to 15 ms whose leaving CPU ticked before and outlived its next
 # tick are of unknown cause (a tick may have set need-resched in kernel code),
 # the longer ones violations: A and B share the core for most of their 1.5 s.
+# --report at the end: both threads busy at least while A and B ran together,
+# and the two tags among the identities that contended.
+report=$(sed -n '/^{/,$p' "$tap_tmp/monitor.json" | json_get "d['capacity']['all']['busy_ns'][2],
+	'+'.join(sorted(i.get('tag') for i in d['fairness']['identities'] if i.get('tag') in ('A', 'B')))")
+check "live --report: k=2 time covers A beside B ($report; $truth_ns ns), tags A and B contended" \
+	test "${report#* }" = "A+B" -a "${report%% *}" -ge "${truth_ns:-1}" -a "${truth_ns:-0}" -gt 0
 ab_violation_ns=$(ab_ns "'violation',")
 check "A beside B live: violation windows total $ab_violation_ns ns (over 100 ms)" \
 	test "${ab_violation_ns:-0}" -gt 100000000

@@ -59,6 +59,11 @@ expect_exit 0 "record --kernel-entry -- workload" "$coreaudit" record --kernel-e
 	-o "$tap_tmp/ke.dat" -t 0,1 -- "$workload" -d 1 A:1:60:0:o:0 B:1:60:0:o:1
 check "--kernel-entry: the recorder's own system calls stay out (a 1 s file under 20 MB)" \
 	test "$(stat -c %s "$tap_tmp/ke.dat")" -lt 20000000
+ke_live=$(sed -n 's/.*recorded \([0-9]*\) events.*verdict while recording: \(.*\)/\2 \1/p' \
+	"$tap_tmp/err")
+check "--kernel-entry: the file's audit repeats the recording's verdict and events ($ke_live)" \
+	test "$("$coreaudit" audit --json "$tap_tmp/ke.dat" 2> /dev/null |
+	json_get "d['verdict'], d['trace']['events']")" = "$ke_live"
 "$coreaudit" audit --unknown-cookie zero --report exposure --json "$tap_tmp/ke.dat" \
 	> "$tap_tmp/ke.json"
 check "audit --report exposure: measured, with system calls and softirqs" test \
