@@ -168,6 +168,24 @@ check "smt4: no unexplained window of 200 us or more" test "$(unexplained smt4)"
 show_unexplained smt4
 check_forced_idle smt4 3
 
+# Kernel-entry exposure: coreaudit record --kernel-entry in the guest.  On a
+# correct kernel siblings run one cookie, so a system call is exposed beside
+# another cookie only inside the co-run windows of two cookies (the kernel's
+# transitions); interrupts are exposed beside whatever the sibling runs.
+run_clean exposure kernel-entry smt2 A:1:70:1:o,B:1:70:1:o --report exposure
+check "exposure, correct kernel: passes (exit $code)" test "$code" = 0
+check "exposure: measured; system calls exposed no longer than the co-run windows" python3 -c "
+import json, sys; d = json.load(sys.stdin); e = d['exposure']; w = sum(v['total_ns'] for v in d['windows']['by_kind'].values())
+sys.exit(not (e['measured'] and e['unknown_ns'] == 0 and 0 < e['exposed_ns']['syscall'] <= w))" \
+	< "$tap_tmp/exposure.json"
+check "exposure: interrupts exposed beside the workload's tasks" python3 -c "
+import json, sys; d = json.load(sys.stdin)
+sys.exit(not any(p['inside'].get('interrupt') and p['beside'].get('cookie') != '0x0'
+	for p in d['exposure']['pairs']))" < "$tap_tmp/exposure.json"
+echo "# exposure: $(json_get "'in the kernel %s, exposed %s; co-run windows %.1f ms' % (
+	d['exposure']['in_kernel_ns'], d['exposure']['exposed_ns'],
+	sum(v['total_ns'] for v in d['windows']['by_kind'].values()) / 1e6)" < "$tap_tmp/exposure.json")"
+
 # Rules: a SCHED_FIFO group with a cookie of its own is alone on its core.
 printf 'tag R marker R\nexclusive R\n' > "$tap_tmp/rt.rules"
 run_clean realtime probe smt2 A:1:50:1:o,R:1:40:1:f --rules "$tap_tmp/rt.rules"

@@ -5,7 +5,8 @@
 # console.log in OUTDIR.  VARIANT: probe | prctl | both.  SMP: smt2 (1 core x 2
 # threads: one vCPU per host core) | smt4 (1 core x 4 threads) | many
 # (COREAUDIT_VM_MANY_CPUS vCPUs, default 96, as cores of 2 threads; 2 GiB).  GROUPS as the
-# workload takes them, comma-separated.  VARIANT record: the guest records
+# workload takes them, comma-separated.  VARIANT record (kernel-entry: with
+# --kernel-entry, irq, softirq and system call events too): the guest records
 # with `coreaudit record`; monitor: it runs `coreaudit monitor` during the
 # workload and leaves monitor.json; many: the monitor, then record once more,
 # leaving also record.dat (all need coreaudit in the initramfs:
