@@ -685,8 +685,13 @@ static json *capacity(const struct ca_audit *audit)
 
 	for (int core = 0; core < cap->core_count; core++) {
 		json *c = capacity_figures(&cap->cores[core], cap->cores[core].demand_ns);
+		json *cpus = json_object_new_array();
 
+		for (int i = 0; i < audit->pipeline->state.topo.sibling_count[core]; i++)
+			json_object_array_add(cpus, json_object_new_int(
+				audit->pipeline->state.topo.siblings[core][i]));
 		put(c, "core", json_object_new_int(core));
+		put(c, "cpus", cpus);
 		json_object_array_add(cores, c);
 	}
 	ca_capacity_sum(cap, &sum);

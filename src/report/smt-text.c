@@ -43,23 +43,26 @@ static double yield(const struct ca_capacity_core *c)
 static void write_capacity_row(FILE *out, const struct ca_audit *audit, int core,
 			       const struct ca_capacity_core *c, uint64_t ht_off_ns)
 {
-	char known[32], s[32], name[16];
-	int used;
+	const struct ca_topology *topo = &audit->pipeline->state.topo;
+	char known[32], s[32], name[64] = "all";
+	int used = 0;
 
-	snprintf(name, sizeof(name), core < 0 ? "all" : "%d", core);
-	used = fprintf(out, "  %-5s %12s ", name, D(c->known_ns, known));
+	/* A core by its CPUs: under --cpu the audited cores are a subset, renumbered. */
+	for (int i = 0; core >= 0 && i < topo->sibling_count[core]; i++)
+		used += snprintf(name + used, sizeof(name) - (size_t)used, "%s%d", i ? "," : "",
+				 topo->siblings[core][i]);
+	used = fprintf(out, "  %-11s %12s ", name, D(c->known_ns, known));
 	for (int k = 0; k <= c->cpus; k++)
 		used += fprintf(out, " %5.1f%%", share(c->busy_ns[k], c->known_ns));
 	fprintf(out, "%*s %7.1f%% %7.1f%% %7.1f%% %6.2f %10s\n",
 		used < 60 ? 60 - used : 1, "", share(c->compatible_ns, c->known_ns),
 		share(c->mixed_ns, c->known_ns), share(c->forced_ns, c->known_ns), yield(c),
 		break_even(c, ht_off_ns, s, sizeof(s)));
-	(void)audit;
 }
 
 static void write_capacity_header(FILE *out, int cpus)
 {
-	int used = fprintf(out, "  %-5s %12s ", "core", "known");
+	int used = fprintf(out, "  %-11s %12s ", "core (cpus)", "known");
 
 	for (int k = 0; k <= cpus; k++)
 		used += fprintf(out, " %4s=%d", "k", k);

@@ -198,6 +198,20 @@ tiling smt4-x4-packed "$traces/d-smt4.dat" 4 packed &&
 # are exactly their copies' audit; a CPU of no core is a usage error.
 filtered cookies-x8-split 3 3
 filtered smt4-x4-packed 1,3 5,12-13
+# --report capacity,fairness of one SMT4 copy (--cpu 5: copy 1, CPUs 4-7) are
+# the input's figures, to the nanosecond, its core named by its CPUs.
+smt_figures() { json_get "json.dumps([d['capacity']['all'], d['capacity']['smt_off'],
+	sorted((i['competed_ns'], i['received_ns'], i['fair_ns'], i.get('longest_wait') and
+	i['longest_wait']['ns']) for i in d['fairness']['identities']),
+	sorted(p['waited_ns'] for p in d['fairness']['pairs'])], sort_keys=True)"; }
+"$coreaudit" audit -t 0-3 --report capacity,fairness --json "$traces/d-smt4.dat" 2> /dev/null |
+	smt_figures > "$tap_tmp/smt4-in.fig"
+"$coreaudit" audit -t "$(topology_of smt4-x4-packed)" --cpu 5 --report capacity,fairness --json \
+	"$tap_tmp/smt4-x4-packed.dat" 2> /dev/null > "$tap_tmp/smt4-cpu5.json"
+smt_figures < "$tap_tmp/smt4-cpu5.json" > "$tap_tmp/smt4-cpu5.fig"
+check "smt4-x4-packed --cpu 5: capacity and fairness are the input's, core 4,5,6,7" test \
+	"$(cat "$tap_tmp/smt4-cpu5.fig") $(json_get "d['capacity']['cores'][0]['cpus']" \
+	< "$tap_tmp/smt4-cpu5.json")" = "$(cat "$tap_tmp/smt4-in.fig") [4, 5, 6, 7]"
 expect_exit 2 "--cpu 999: a CPU in no core" "$coreaudit" audit \
 	-t "$(topology_of cookies-x8-split)" --cpu 999 "$tap_tmp/cookies-x8-split.dat"
 check "... says so, naming the file and the topology" grep -q \
