@@ -26,6 +26,11 @@
 #include "state/state.h"
 
 #define TICK_MERGE_NS 200000ull	/* local_timer_entry and its hrtimer (tens of us apart): one tick */
+/*
+ * How long softirq work can keep a CPU from rescheduling: its 2 ms budget,
+ * plus one handler overrunning it, up to a tick period at HZ 100.
+ */
+#define SOFTIRQ_HOLD_NS 10000000ull
 #define TICK_BUCKET_NS 250000ull
 #define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
 #define PERIOD_REFRESH 64		/* intervals between two estimates of the period */
@@ -157,9 +162,11 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 		count_tick_interval(causes, &causes->timer_interrupts, ev->ts - c->last_tick);
 	/*
 	 * A CPU in softirq work cannot reschedule until that work ends (past its
-	 * 2 ms budget it wakes ksoftirqd): a tick then refutes no request.
+	 * 2 ms budget it wakes ksoftirqd): a tick then refutes no request.  Not
+	 * past SOFTIRQ_HOLD_NS: an exit the trace lacks must not excuse forever.
 	 */
-	if ((!c->resumed_at || ev->ts - c->resumed_at > TICK_MERGE_NS) && !c->softirq_depth)
+	if ((!c->resumed_at || ev->ts - c->resumed_at > TICK_MERGE_NS) &&
+	    !(c->softirq_depth && ev->ts - c->softirq_since <= SOFTIRQ_HOLD_NS))
 		c->tick_seq++;
 	c->last_tick = ev->ts;
 }
@@ -192,8 +199,10 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 		c->is_idle = ev->sw.next_pid == 0;
 		break;
 	case CA_EV_KERNEL:
-		if (ev->kernel.what == CA_KERNEL_SOFTIRQ)
-			c->softirq_depth += ev->kernel.is_entry ? 1 : c->softirq_depth ? -1 : 0;
+		if (ev->kernel.what == CA_KERNEL_SOFTIRQ && ev->kernel.is_entry && !c->softirq_depth)
+			c->softirq_since = ev->ts;
+		if (ev->kernel.what == CA_KERNEL_SOFTIRQ)	/* softirqs do not nest */
+			c->softirq_depth = ev->kernel.is_entry;
 		break;
 	case CA_EV_LOST:	/* whatever it was in is not known: ticks refute again */
 		c->softirq_depth = 0;

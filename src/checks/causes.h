@@ -74,7 +74,8 @@ struct ca_cpu_causes {
 	uint64_t last_event;	/* any event on the CPU */
 	uint64_t resumed_at;	/* its first event after a stall (a silence while busy) */
 	bool is_idle;		/* switched to the idle task (a silence there is no stall) */
-	int softirq_depth;	/* in softirq work (irq:softirq_entry without its exit) */
+	int softirq_depth;	/* in softirq work (irq:softirq_entry without its exit), */
+	uint64_t softirq_since;	/* since then */
 };
 
 /* Intervals between one CPU's timer events, of one kind (struct ca_causes). */

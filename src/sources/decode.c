@@ -376,6 +376,16 @@ static void decode_prctl(const struct decoder *d, const struct tep_record *rec,
 	ev->prctl.arg5 = read_signed(f[F_ARG5], rec);
 }
 
+static void decode_migrate(const struct decoder *d, const struct tep_record *rec,
+			   struct ca_event *ev)
+{
+	struct tep_format_field *const *f = d->fields;
+
+	ev->migrate.pid = (int)read_signed(f[F_PID], rec);
+	ev->migrate.orig_cpu = (int)read_signed(f[F_ORIG_CPU], rec);
+	ev->migrate.dest_cpu = (int)read_signed(f[F_DEST_CPU], rec);
+}
+
 static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 			  struct ca_event *ev)
 {
@@ -392,9 +402,7 @@ static void decode_fields(const struct decoder *d, const struct tep_record *rec,
 		decode_wakeup(d, rec, ev);
 		break;
 	case CA_EV_MIGRATE:
-		ev->migrate.pid = (int)read_signed(f[F_PID], rec);
-		ev->migrate.orig_cpu = (int)read_signed(f[F_ORIG_CPU], rec);
-		ev->migrate.dest_cpu = (int)read_signed(f[F_DEST_CPU], rec);
+		decode_migrate(d, rec, ev);
 		break;
 	case CA_EV_FORK:
 		ev->fork.parent_pid = (int)read_signed(f[F_PARENT_PID], rec);
@@ -459,6 +467,30 @@ static bool matches(const struct tep_event *event, size_t i)
 	return !id->system || !strcmp(event->system, id->system);
 }
 
+/* A decoder for @event, one of those coreaudit reads (@desc); @info says what the trace has. */
+static void add_decoder(struct ca_decoders *td, struct tep_event *event,
+			const struct ca_event_desc *desc, struct ca_source_info *info)
+{
+	struct decoder *d = &td->decoders[td->decoder_count++];
+
+	d->kind = desc->kind;
+	d->is_new_task = desc->is_new_task;
+	d->is_hrtimer = desc->is_hrtimer;
+	d->what = desc->what;
+	d->is_entry = desc->is_entry;
+	d->is_native = td->is_native;
+	d->tep = td->tep;
+	for (int f = 0; f < F_COUNT; f++)
+		d->fields[f] = fixed_field(tep_find_field(event, field_names[f]), &d->min_size);
+	d->is_plain_switch = is_plain_switch(d);
+	td->by_id[event->id] = d;
+	info->has_cookie_probe |= d->kind == CA_EV_COOKIE;
+	info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
+	info->has_ipi_events |= d->kind == CA_EV_IPI;
+	info->has_tick_events |= d->kind == CA_EV_TICK;
+	info->has_kernel_events |= d->kind == CA_EV_KERNEL;
+}
+
 int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 		      struct ca_source_info *info)
 {
@@ -495,29 +527,10 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 	for (int i = 0; events[i]; i++) {
 		td->is_defined[events[i]->id] = 1;
 		for (size_t w = 0; w < WANTED_COUNT; w++) {
-			struct decoder *d;
-
-			if (!matches(events[i], w) || td->decoder_count == (int)WANTED_COUNT)
-				continue;
-			d = &td->decoders[td->decoder_count++];
-			d->kind = ca_event_descs[w].kind;
-			d->is_new_task = ca_event_descs[w].is_new_task;
-			d->is_hrtimer = ca_event_descs[w].is_hrtimer;
-			d->what = ca_event_descs[w].what;
-			d->is_entry = ca_event_descs[w].is_entry;
-			d->is_native = td->is_native;
-			d->tep = tep;
-			for (int f = 0; f < F_COUNT; f++)
-				d->fields[f] = fixed_field(tep_find_field(events[i], field_names[f]),
-							   &d->min_size);
-			d->is_plain_switch = is_plain_switch(d);
-			td->by_id[events[i]->id] = d;
-			info->has_cookie_probe |= d->kind == CA_EV_COOKIE;
-			info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
-			info->has_ipi_events |= d->kind == CA_EV_IPI;
-			info->has_tick_events |= d->kind == CA_EV_TICK;
-			info->has_kernel_events |= d->kind == CA_EV_KERNEL;
-			break;
+			if (matches(events[i], w) && td->decoder_count < (int)WANTED_COUNT) {
+				add_decoder(td, events[i], &ca_event_descs[w], info);
+				break;
+			}
 		}
 	}
 	return 0;

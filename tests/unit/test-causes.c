@@ -312,6 +312,23 @@ START_TEST(test_tick_in_softirq_refutes_nothing)
 		ca_audit_free(&audit);
 		trace_free(&t);
 	}
+	/*
+	 * A softirq entry whose exit the trace lacks excuses ticks for 10 ms
+	 * only: those at 4.9 and 8.9 ms refute nothing, the one at 12.9 ms
+	 * (12.75 ms into the softirq) does.
+	 */
+	start(&t);
+	sc_kernel(&t, 1, T0 + 150 * US, 200, "softirq_entry", 1);
+	sc_tick(&t, 1, T0 + 900 * US, 200);
+	sc_switch(&t, 0, T0 + 1 * MS + 10 * US, 0, "R", 100, true, 0, 7);
+	for (int tick = 1; tick <= 3; tick++)
+		sc_tick(&t, 1, T0 + (uint64_t)(4 * tick) * MS + 900 * US, 200);
+	sc_switch(&t, 1, T0 + 13 * MS, 200, "R", 0, true, 9, 0);
+	sc_switch(&t, 0, T0 + 20 * MS, 100, "S", 0, true, 7, 0);
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNKNOWN);
+	ca_audit_free(&audit);
+	trace_free(&t);
 }
 END_TEST
 
