@@ -117,34 +117,32 @@ static int gather(struct ca_fairness *fair, const struct ca_state *state, int co
 	return ret < 0 ? ret : (int)count;
 }
 
-/* Whether the identity of @pid, queued on the core, runs there (the scratch's @count). */
-static bool does_identity_run(const struct ca_fairness *fair, const struct ca_state *state,
-			      int pid, size_t count)
+/* The scratch's entry (of @count) for the identity of @pid, queued on the core; NULL: none. */
+static const struct ca_fair_seen *seen_of(const struct ca_fairness *fair,
+					  const struct ca_state *state, int pid, size_t count)
 {
 	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
 	uint64_t value;
 	int64_t index;
 
 	if (!task || !ca_state_identity(state, task, &value))
-		return true;	/* not reached: gather() saw every identity known */
+		return NULL;	/* not reached: gather() saw every identity known */
 	index = ca_keymap_get(&fair->identity_map, value);
 	for (size_t i = 0; i < count; i++)
 		if (fair->scratch[i].identity == (uint32_t)index)
-			return fair->scratch[i].runs;
-	return true;
+			return &fair->scratch[i];
+	return NULL;
 }
 
 /*
- * Task @pid waited on @cpu from @from to @to: its stretch goes on, or opens
- * when @may_open (another identity runs on the core).
+ * Task @pid, of identity @identity, waited on @cpu from @from to @to: its
+ * stretch goes on, or opens when @may_open (another identity runs on the core).
  */
-static int wait_stretch(struct ca_fairness *fair, const struct ca_state *state, int pid, int cpu,
+static int wait_stretch(struct ca_fairness *fair, int pid, uint32_t identity, int cpu,
 			uint64_t from, uint64_t to, bool may_open)
 {
 	struct ca_fair_task *t = task_of(fair, pid);
-	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
-	struct ca_fair_identity *id;
-	uint64_t value;
+	struct ca_fair_identity *id = &fair->identities[identity];
 
 	if (!t)
 		return -ENOMEM;
@@ -155,8 +153,6 @@ static int wait_stretch(struct ca_fairness *fair, const struct ca_state *state, 
 		t->cpu = cpu;
 	}
 	t->end = to;
-	ca_state_identity(state, task, &value);
-	id = &fair->identities[ca_keymap_get(&fair->identity_map, value)];
 	if (to - t->start > id->longest_wait_ns) {
 		id->longest_wait_ns = to - t->start;
 		id->longest_wait_pid = pid;
@@ -196,10 +192,14 @@ static int account_stretches(struct ca_fairness *fair, const struct ca_state *st
 		int cpu = state->topo.siblings[core][i];
 		const struct ca_cpu *c = &state->cpus[cpu];
 
-		for (int q = 0; q < c->queued_count; q++)
-			if (!does_identity_run(fair, state, c->queued[q], count) &&
-			    wait_stretch(fair, state, c->queued[q], cpu, from, to, does_any_run))
+		for (int q = 0; q < c->queued_count; q++) {
+			const struct ca_fair_seen *seen = seen_of(fair, state, c->queued[q], count);
+
+			if (seen && !seen->runs &&
+			    wait_stretch(fair, c->queued[q], seen->identity, cpu, from, to,
+					 does_any_run))
 				return -ENOMEM;
+		}
 	}
 	return 0;
 }
