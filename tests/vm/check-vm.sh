@@ -172,12 +172,16 @@ check_forced_idle smt4 3
 # correct kernel siblings run one cookie, so a system call is exposed beside
 # another cookie only inside the co-run windows of two cookies (the kernel's
 # transitions); interrupts are exposed beside whatever the sibling runs.
+# A task already running when the recording starts shows its cookie at its
+# first switch: time beside it until then is not attributed (unknown_ns; 2 of
+# 6 runs here, 0.06 and 0.2 ms, a CI run failed on 'unknown_ns == 0'), so
+# that part is held to 1% of the time in the kernel.
 run_clean exposure kernel-entry smt2 A:1:70:1:o,B:1:70:1:o --report exposure
 check "exposure, correct kernel: passes (exit $code)" test "$code" = 0
 check "exposure: measured; system calls exposed no longer than the co-run windows" python3 -c "
 import json, sys; d = json.load(sys.stdin); e = d['exposure']; w = sum(v['total_ns'] for v in d['windows']['by_kind'].values())
-sys.exit(not (e['measured'] and e['unknown_ns'] == 0 and e['in_kernel_ns']['syscall'] > 0 and
-	e['exposed_ns']['syscall'] <= w))" \
+sys.exit(not (e['measured'] and e['unknown_ns'] <= sum(e['in_kernel_ns'].values()) / 100 and
+	e['in_kernel_ns']['syscall'] > 0 and e['exposed_ns']['syscall'] <= w))" \
 	< "$tap_tmp/exposure.json"
 check "exposure: interrupts exposed beside the workload's tasks" python3 -c "
 import json, sys; d = json.load(sys.stdin)
