@@ -624,21 +624,32 @@ static void name_identity(const struct ca_audit *audit, uint64_t value, char *na
 		snprintf(name, len, "cookie 0x%" PRIx64, value);
 }
 
+/* The identity @is_one() says is one of them, the most short of its fair share. */
+static const struct ca_fair_identity *most_short(
+	const struct ca_fairness *fair,
+	bool (*is_one)(const struct ca_fairness *fair, const struct ca_fair_identity *id))
+{
+	const struct ca_fair_identity *worst = NULL;
+
+	for (size_t i = 0; i < fair->identity_count; i++)
+		if (is_one(fair, &fair->identities[i]) &&
+		    (!worst || ca_fairness_unfairness(&fair->identities[i]) >
+			       ca_fairness_unfairness(worst)))
+			worst = &fair->identities[i];
+	return worst;
+}
+
 /* Cookies (or tags) that received less of the core than their fair share allows. */
 static void judge_fairness(struct ca_audit *audit)
 {
 	const struct ca_fairness *fair = &audit->pipeline->fairness;
-	const struct ca_fair_identity *worst = NULL;
+	const struct ca_fair_identity *worst;
 	struct ca_reason *reason;
 	char f[32], r[32], name[96];
 
 	if (!fair->finding_count)
 		return;
-	for (size_t i = 0; i < fair->identity_count; i++)
-		if (ca_fairness_is_finding(fair, &fair->identities[i]) &&
-		    (!worst || ca_fairness_unfairness(&fair->identities[i]) >
-			       ca_fairness_unfairness(worst)))
-			worst = &fair->identities[i];
+	worst = most_short(fair, ca_fairness_is_finding);
 	name_identity(audit, worst->value, name, sizeof(name));
 	reason = add_reason(audit, "%zu %s%s received less of the core than %g%% under a fair "
 			    "share: the worst, %s (task %d), %s of a fair %s (%.1f%% short)",
@@ -651,6 +662,29 @@ static void judge_fairness(struct ca_audit *audit)
 	ca_reason_measure(reason, "fairness", ca_fairness_unfairness(worst), "percent");
 	ca_reason_limit(reason, fair->max_unfairness_pct, "percent");
 	reason->pid = worst->example_pid;
+}
+
+/* Cookies (or tags) short of their fair share over the known time, not with their doubt. */
+static void judge_fairness_undecided(struct ca_audit *audit)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const struct ca_fair_identity *worst;
+	char d[32], name[96];
+
+	if (!fair->undecided_count)
+		return;
+	worst = most_short(fair, ca_fairness_is_undecided);
+	name_identity(audit, worst->value, name, sizeof(name));
+	ca_reason_measure(add_reason(audit, "%zu %s%s short of %g%% under a fair share over the "
+				     "known time only: the worst, %s (task %d), %.1f%% short, %.1f%% "
+				     "had the %s not known on its cores been its",
+				     fair->undecided_count,
+				     audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie",
+				     fair->undecided_count == 1 ? "" : "s", fair->max_unfairness_pct,
+				     name, worst->example_pid, ca_fairness_unfairness(worst),
+				     ca_fairness_unfairness_doubted(worst),
+				     ca_format_duration(worst->doubt_ns, d, sizeof(d))),
+			  "fairness", ca_fairness_unfairness(worst), "percent");
 }
 
 /* Figures worse than the earlier run's by more than the margin (baseline.h). */
@@ -846,6 +880,7 @@ static void judge_unknowns(struct ca_audit *audit)
 	judge_topology(audit);
 	judge_gaps(audit);
 	judge_unjudged_windows(audit);
+	judge_fairness_undecided(audit);
 	if (audit->info.bad_lines)
 		ca_reason_measure(add_reason(audit, "%llu line(s) of %s could not be read (first: "
 					     "line %ld): what they held is unknown",

@@ -27,7 +27,7 @@ static bool parse_sample(const char *text, int *pid, uint64_t *ns)
 	    ca_marker_field(text, "pid", value, sizeof(value)) <= 0)
 		return false;
 	number = strtoll(value, &end, 10);
-	if (*end || number <= 0 || number > 0x3fffffff)
+	if (*end || number <= 0 || number >= CA_PID_LIMIT)
 		return false;
 	*pid = (int)number;
 	if (ca_marker_field(text, "forceidle_ns", value, sizeof(value)) <= 0)

@@ -65,7 +65,7 @@ static int in_kernel(struct ca_exposure *exp, const struct ca_state *state, int 
 	return CA_KERNEL_SYSCALL;
 }
 
-/* Whether a sibling of @cpu runs a task whose identity is not known. */
+/* Whether a sibling of @cpu is unobserved, or runs a task whose identity is not known. */
 static bool is_unknown_beside(const struct ca_state *state, int core, int cpu)
 {
 	uint64_t value;
@@ -74,7 +74,8 @@ static bool is_unknown_beside(const struct ca_state *state, int core, int cpu)
 		int sibling = state->topo.siblings[core][i];
 		const struct ca_task *task = ca_state_cpu_task(state, sibling);
 
-		if (sibling != cpu && task && !ca_state_identity(state, task, &value))
+		if (sibling != cpu && (state->cpus[sibling].run == CA_CPU_UNKNOWN ||
+				       (task && !ca_state_identity(state, task, &value))))
 			return true;
 	}
 	return false;
@@ -132,10 +133,19 @@ static int beside_cpu(const struct ca_state *state, int core, int cpu, bool is_i
 	return -1;
 }
 
-/* @cpu's state, constant over @length ns: into its figures, per sibling beside it. */
-static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, int core, int cpu,
-			uint64_t length)
+enum { ITEM_IN_KERNEL, ITEM_EXPOSED, ITEM_UNKNOWN, ITEM_PAIR };
+
+static void add_item(struct ca_exposure *exp, struct ca_exposure_core *c,
+		     struct ca_exposure_item item)
 {
+	if (ca_settle_add(&c->waiting, &item))
+		exp->base.error = -ENOMEM;
+}
+
+/* @cpu's state, constant over the core's newest interval: its items, per sibling beside it. */
+static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, int core, int cpu)
+{
+	struct ca_exposure_core *c = &exp->cores[core];
 	uint64_t inside, beside;
 	int64_t number;
 	bool is_known;
@@ -144,23 +154,49 @@ static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, i
 
 	if (what < 0)
 		return;
-	exp->in_kernel_ns[what] += length;
-	if (!is_known || is_unknown_beside(state, core, cpu))
-		exp->unknown_ns += length;	/* who it was beside is not (all) known */
+	add_item(exp, c, (struct ca_exposure_item){ .kind = ITEM_IN_KERNEL, .what = what });
+	if (!is_known || is_unknown_beside(state, core, cpu))	/* beside whom, not (all) known */
+		add_item(exp, c, (struct ca_exposure_item){ .kind = ITEM_UNKNOWN, .what = what });
 	if (!is_known)
 		return;
 	for (int i = beside_cpu(state, core, cpu, is_interrupt, inside, 0, &beside); i >= 0;
 	     i = beside_cpu(state, core, cpu, is_interrupt, inside, i + 1, &beside)) {
-		struct ca_exposure_pair *pair = pair_of(exp, is_interrupt, inside, beside);
-
-		if (!pair)
-			return;
-		pair->ns[what] += length;
-		pair->total_ns += length;
+		add_item(exp, c, (struct ca_exposure_item){ ITEM_PAIR, what, is_interrupt,
+							    is_interrupt ? 0 : inside, beside });
 		is_exposed = true;
 	}
 	if (is_exposed)
-		exp->exposed_ns[what] += length;
+		add_item(exp, c, (struct ca_exposure_item){ .kind = ITEM_EXPOSED, .what = what });
+}
+
+/* An item settled: its figure grows by the observed part of its interval. */
+static void apply_item(void *ctx, const void *it, uint64_t observed, uint64_t length,
+		       const struct ca_settle_interval *in)
+{
+	struct ca_exposure *exp = ctx;
+	const struct ca_exposure_item *item = it;
+	struct ca_exposure_pair *pair;
+
+	(void)length;
+	(void)in;
+	switch (item->kind) {
+	case ITEM_IN_KERNEL:
+		exp->in_kernel_ns[item->what] += observed;
+		break;
+	case ITEM_EXPOSED:
+		exp->exposed_ns[item->what] += observed;
+		break;
+	case ITEM_UNKNOWN:
+		exp->unknown_ns += observed;
+		break;
+	default:
+		pair = observed ? pair_of(exp, item->is_interrupt, item->inside, item->beside) :
+		       NULL;
+		if (pair) {
+			pair->ns[item->what] += observed;
+			pair->total_ns += observed;
+		}
+	}
 }
 
 static uint64_t window_length(const void *item)
@@ -210,24 +246,42 @@ static void refresh_window(struct ca_exposure *exp, const struct ca_state *state
 	k->is_open = true;
 }
 
+/* [@from, @to) on @core: an interval waiting, with the items of its CPUs' state. */
+static void account_core(struct ca_exposure *exp, const struct ca_state *state, int core,
+			 uint64_t from, uint64_t to)
+{
+	struct ca_exposure_core *c = &exp->cores[core];
+
+	if (ca_settle_begin(&c->waiting, from, to)) {
+		exp->base.error = -ENOMEM;
+		return;
+	}
+	for (int i = 0; i < state->topo.sibling_count[core]; i++)
+		account_cpu(exp, state, core, state->topo.siblings[core][i]);
+	ca_settle_end(&c->waiting);
+}
+
 static void exposure_advance(struct ca_check *check, const struct ca_state *state, int core,
 			     uint64_t ts)
 {
 	struct ca_exposure *exp = to_exposure(check);
-	uint64_t last = exp->last_ts[core];
+	struct ca_exposure_core *c = &exp->cores[core];
+	uint64_t last = c->last_ts;
 
-	/* A CPU whose last stretch turned out unobserved: known up to its start. */
-	uint64_t until = last && ts > last ? ca_state_core_known_until(state, core, last, ts) : 0;
+	ca_settle_run(&c->waiting, state, core, false, apply_item, exp);
+	if (c->has_last && ts > last) {
+		/* Windows: a CPU whose last stretch turned out unobserved, known up to its start. */
+		uint64_t until = ca_state_core_known_until(state, core, last, ts);
 
-	for (int i = 0; until > last && i < state->topo.sibling_count[core]; i++) {
-		int cpu = state->topo.siblings[core][i];
-
-		account_cpu(exp, state, core, cpu, until - last);
-		if (exp->cpus[cpu].is_open)
-			exp->cpus[cpu].open.end = until;
+		account_core(exp, state, core, last, ts);
+		for (int i = 0; i < state->topo.sibling_count[core]; i++)
+			if (exp->cpus[state->topo.siblings[core][i]].is_open && until > last)
+				exp->cpus[state->topo.siblings[core][i]].open.end = until;
 	}
-	if (ts > last)
-		exp->last_ts[core] = ts;
+	if (!c->has_last || ts > last) {
+		c->last_ts = ts;
+		c->has_last = true;
+	}
 }
 
 static void exposure_update(struct ca_check *check, const struct ca_state *state, int core,
@@ -310,8 +364,9 @@ static void exposure_finish(struct ca_check *check, const struct ca_state *state
 {
 	struct ca_exposure *exp = to_exposure(check);
 
-	(void)state;
 	(void)end_ts;
+	for (int core = 0; core < exp->core_count; core++)
+		ca_settle_run(&exp->cores[core].waiting, state, core, true, apply_item, exp);
 	for (size_t cpu = 0; cpu < exp->cpu_count; cpu++)
 		close_window(exp, &exp->cpus[cpu]);
 }
@@ -322,8 +377,11 @@ static int exposure_setup(struct ca_check *check, const struct ca_state *state)
 
 	exp->cpu_count = state->cpu_count;
 	exp->cpus = calloc(exp->cpu_count, sizeof(*exp->cpus));
-	exp->last_ts = calloc(state->topo.core_count, sizeof(*exp->last_ts));
-	return exp->cpus && exp->last_ts ? 0 : -ENOMEM;
+	exp->core_count = state->topo.core_count;
+	exp->cores = calloc(exp->core_count, sizeof(*exp->cores));
+	for (int core = 0; exp->cores && core < exp->core_count; core++)
+		ca_settle_init(&exp->cores[core].waiting, sizeof(struct ca_exposure_item));
+	return exp->cpus && exp->cores ? 0 : -ENOMEM;
 }
 
 int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
@@ -347,7 +405,9 @@ int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
 void ca_exposure_free(struct ca_exposure *exp)
 {
 	free(exp->cpus);
-	free(exp->last_ts);
+	for (int core = 0; exp->cores && core < exp->core_count; core++)
+		ca_settle_free(&exp->cores[core].waiting);
+	free(exp->cores);
 	free(exp->syscalls);
 	free(exp->pairs);
 	free(exp->list);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "checks/check.h"
+#include "checks/settle.h"
 #include "util/event.h"
 #include "util/keymap.h"
 #include "util/pidmap.h"
@@ -62,11 +63,28 @@ struct ca_exposure_cpu {
 	struct ca_exposure_window open;
 };
 
+/* One figure an interval adds its observed length to (exposure.c). */
+struct ca_exposure_item {
+	uint8_t kind;			/* in the kernel, exposed, not attributed, a pair's */
+	uint8_t what;			/* enum ca_kernel_what */
+	bool is_interrupt;		/* a pair's: */
+	uint64_t inside;
+	uint64_t beside;
+};
+
+/* A core's last change, and its intervals waiting to settle (settle.h). */
+struct ca_exposure_core {
+	uint64_t last_ts;
+	bool has_last;
+	struct ca_settle waiting;	/* of struct ca_exposure_item */
+};
+
 struct ca_exposure {
 	struct ca_check base;
 	struct ca_exposure_cpu *cpus;	/* [cpu_count] */
 	size_t cpu_count;
-	uint64_t *last_ts;		/* [core_count] */
+	struct ca_exposure_core *cores;	/* [core_count] */
+	int core_count;
 	uint64_t events;		/* kernel entries and exits seen */
 	uint64_t in_kernel_ns[CA_KERNEL_WHAT_COUNT];	/* CPU time in the kernel, a task's */
 	uint64_t exposed_ns[CA_KERNEL_WHAT_COUNT];	/* of it, beside another identity */

@@ -94,27 +94,37 @@ static int note_identity(struct ca_fairness *fair, const struct ca_state *state,
 	return (int)i;
 }
 
-/* The core's runnable identities into the scratch. Return: how many, -1 unknown, -2 no memory. */
-static int gather(struct ca_fairness *fair, const struct ca_state *state, int core)
+/*
+ * The core's runnable identities into the scratch. Return: how many (each
+ * known one, with *@is_unknown set when a CPU, an identity or a queued task
+ * is not known), -2 when out of memory.
+ */
+static int gather(struct ca_fairness *fair, const struct ca_state *state, int core,
+		  bool *is_unknown)
 {
 	size_t count = 0, room = 0;
 	int ret = 0;
 
+	*is_unknown = false;
 	for (int i = 0; i < state->topo.sibling_count[core]; i++)
 		room += 1 + (size_t)state->cpus[state->topo.siblings[core][i]].queued_count;
 	if (ca_grow_zeroed(&fair->scratch, room, &fair->scratch_room, sizeof(*fair->scratch)))
 		return -2;
-	for (int i = 0; i < state->topo.sibling_count[core] && ret >= 0; i++) {
-		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+	for (int i = 0; i < state->topo.sibling_count[core] && ret != -2; i++) {
+		int cpu = state->topo.siblings[core][i];
+		const struct ca_cpu *c = &state->cpus[cpu];
 
-		if (c->run == CA_CPU_UNKNOWN)
-			return -1;
-		if (c->run == CA_CPU_TASK)
-			ret = note_identity(fair, state, c->pid, true, &count);
-		for (int q = 0; q < c->queued_count && ret >= 0; q++)
-			ret = note_identity(fair, state, c->queued[q], false, &count);
+		*is_unknown |= c->run == CA_CPU_UNKNOWN;
+		if (c->run == CA_CPU_TASK && (ret = note_identity(fair, state, c->pid, true, &count)) == -1)
+			*is_unknown = true;
+		for (int q = 0; q < c->queued_count && ret != -2; q++) {
+			/* A task queued before a gap may have left unseen. */
+			if (ca_state_queued_before_gap(state, cpu, c->queued[q]) ||
+			    (ret = note_identity(fair, state, c->queued[q], false, &count)) == -1)
+				*is_unknown = true;
+		}
 	}
-	return ret < 0 ? ret : (int)count;
+	return ret == -2 ? -2 : (int)count;
 }
 
 /* The scratch's entry (of @count) for the identity of @pid, queued on the core; NULL: none. */
@@ -126,7 +136,7 @@ static const struct ca_fair_seen *seen_of(const struct ca_fairness *fair,
 	int64_t index;
 
 	if (!task || !ca_state_identity(state, task, &value))
-		return NULL;	/* not reached: gather() saw every identity known */
+		return NULL;
 	index = ca_keymap_get(&fair->identity_map, value);
 	for (size_t i = 0; i < count; i++)
 		if (fair->scratch[i].identity == (uint32_t)index)
@@ -135,10 +145,11 @@ static const struct ca_fair_seen *seen_of(const struct ca_fairness *fair,
 }
 
 /*
- * Task @pid, of identity @identity, waited on @cpu from @from to @to: its
- * stretch goes on, or opens when @may_open (another identity runs on the core).
+ * Task @pid, of identity @identity, waited on @cpu of @core from @from to
+ * @to: its stretch goes on, or opens when @may_open (another identity runs on
+ * the core).  A stretch that began before a gap of the core does not go on.
  */
-static int wait_stretch(struct ca_fairness *fair, int pid, uint32_t identity, int cpu,
+static int wait_stretch(struct ca_fairness *fair, int pid, uint32_t identity, int core, int cpu,
 			uint64_t from, uint64_t to, bool may_open)
 {
 	struct ca_fair_task *t = task_of(fair, pid);
@@ -146,9 +157,11 @@ static int wait_stretch(struct ca_fairness *fair, int pid, uint32_t identity, in
 
 	if (!t)
 		return -ENOMEM;
-	if (t->end != from || !t->end) {
-		if (!may_open)
+	if (t->end != from || !t->end || t->start < fair->cores[core].broken_to) {
+		if (!may_open) {
+			t->end = 0;
 			return 0;
+		}
 		t->start = from;
 		t->cpu = cpu;
 	}
@@ -162,22 +175,23 @@ static int wait_stretch(struct ca_fairness *fair, int pid, uint32_t identity, in
 	return 0;
 }
 
-/* Pairs: who waited while whom ran. */
-static int account_pairs(struct ca_fairness *fair, size_t count, uint64_t from, uint64_t to)
-{
-	for (size_t w = 0; w < count; w++) {
-		for (size_t r = 0; r < count && !fair->scratch[w].runs; r++) {
-			struct ca_fair_pair *pair;
+enum { ITEM_SHARE, ITEM_PAIR, ITEM_SPAN };
 
-			if (!fair->scratch[r].runs)
-				continue;
-			pair = pair_of(fair, fair->scratch[w].identity, fair->scratch[r].identity);
-			if (!pair)
-				return -ENOMEM;
-			pair->waited_ns += to - from;
-		}
-	}
-	return 0;
+static void add_item(struct ca_fairness *fair, struct ca_fair_core *c, struct ca_fair_item item)
+{
+	if (ca_settle_add(&c->waiting, &item))
+		fair->base.error = -ENOMEM;
+}
+
+/* Pairs: who waited while whom ran. */
+static void account_pairs(struct ca_fairness *fair, struct ca_fair_core *c, size_t count)
+{
+	for (size_t w = 0; w < count; w++)
+		for (size_t r = 0; r < count && !fair->scratch[w].runs; r++)
+			if (fair->scratch[r].runs)
+				add_item(fair, c, (struct ca_fair_item){
+					.kind = ITEM_PAIR, .identity = fair->scratch[w].identity,
+					.other = fair->scratch[r].identity });
 }
 
 /*
@@ -196,7 +210,7 @@ static int account_stretches(struct ca_fairness *fair, const struct ca_state *st
 			const struct ca_fair_seen *seen = seen_of(fair, state, c->queued[q], count);
 
 			if (seen && !seen->runs &&
-			    wait_stretch(fair, c->queued[q], seen->identity, cpu, from, to,
+			    wait_stretch(fair, c->queued[q], seen->identity, core, cpu, from, to,
 					 does_any_run))
 				return -ENOMEM;
 		}
@@ -204,60 +218,156 @@ static int account_stretches(struct ca_fairness *fair, const struct ca_state *st
 	return 0;
 }
 
+/* That the identities in the scratch had a task runnable on @core (their doubt's cores). */
+static int note_presence(struct ca_fairness *fair, int core, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		uint64_t key = ca_keymap_pair(fair->scratch[i].identity, (uint32_t)core);
+
+		if (ca_keymap_get(&fair->presence_map, key) >= 0)
+			continue;
+		if (ca_grow(&fair->presence, fair->presence_count, &fair->presence_room,
+			    sizeof(*fair->presence)) ||
+		    ca_keymap_put(&fair->presence_map, key, (uint32_t)fair->presence_count))
+			return -ENOMEM;
+		fair->presence[fair->presence_count++] = key;
+	}
+	return 0;
+}
+
+/* [@from, @to) on @core: its shares and pairs wait to settle, its waits go on. */
 static void account_core(struct ca_fairness *fair, const struct ca_state *state, int core,
 			 uint64_t from, uint64_t to)
 {
-	int count = gather(fair, state, core);
-	bool does_any_run = false;
+	struct ca_fair_core *c = &fair->cores[core];
+	bool is_unknown, does_any_run = false;
+	int count = gather(fair, state, core, &is_unknown);
 
-	if (count == -1)
-		fair->unknown_ns += to - from;
-	if (count == -2)
+	if (count < 0 || note_presence(fair, core, (size_t)count)) {
 		fair->base.error = -ENOMEM;
-	if (count < 0)
 		return;
+	}
+	if (is_unknown) {
+		c->unknown_ns += to - from;
+		return;
+	}
 	for (int i = 0; i < count; i++)
 		does_any_run |= fair->scratch[i].runs;
-	for (int i = 0; i < count && count >= 2; i++) {
-		struct ca_fair_identity *id = &fair->identities[fair->scratch[i].identity];
-
-		id->fair_ns += (double)(to - from) / count;
-		id->competed_ns += to - from;
-		if (fair->scratch[i].runs)
-			id->received_ns += to - from;
+	if (count >= 2 && does_any_run) {
+		if (ca_settle_begin(&c->waiting, from, to)) {
+			fair->base.error = -ENOMEM;
+			return;
+		}
+		for (int i = 0; i < count; i++)
+			add_item(fair, c, (struct ca_fair_item){
+				.kind = ITEM_SHARE, .runs = fair->scratch[i].runs,
+				.identity = fair->scratch[i].identity, .other = (uint32_t)count });
+		account_pairs(fair, c, (size_t)count);
+		add_item(fair, c, (struct ca_fair_item){ .kind = ITEM_SPAN });
+		ca_settle_end(&c->waiting);
 	}
-	if ((count >= 2 && does_any_run && account_pairs(fair, (size_t)count, from, to)) ||
-	    account_stretches(fair, state, core, (size_t)count, from, to, does_any_run))
+	if (account_stretches(fair, state, core, (size_t)count, from, to, does_any_run))
 		fair->base.error = -ENOMEM;
+}
+
+/* Part of [@from, @to) on @core was unobserved: waits there are cut at @from. */
+static void cut_waits(struct ca_fairness *fair, const struct ca_state *state, int core,
+		      uint64_t from, uint64_t to)
+{
+	fair->cores[core].broken_to = to;
+	for (size_t i = 0; i < fair->identity_count; i++) {
+		struct ca_fair_identity *id = &fair->identities[i];
+
+		if (!id->longest_wait_ns ||
+		    ca_topology_core_of(&state->topo, id->longest_wait_cpu) != core ||
+		    id->longest_wait_start + id->longest_wait_ns <= from)
+			continue;
+		id->longest_wait_ns = id->longest_wait_start < from ? from - id->longest_wait_start : 0;
+	}
+}
+
+struct settling {
+	struct ca_fairness *fair;
+	const struct ca_state *state;
+	int core;
+};
+
+/* An item settled: its figure grows by the observed part of its interval. */
+static void apply_item(void *ctx, const void *it, uint64_t observed, uint64_t length,
+		       const struct ca_settle_interval *in)
+{
+	const struct settling *s = ctx;
+	const struct ca_fair_item *item = it;
+	struct ca_fair_identity *id = &s->fair->identities[item->identity];
+	struct ca_fair_pair *pair;
+
+	if (item->kind == ITEM_SHARE) {
+		id->fair_ns += (double)observed / item->other;
+		id->competed_ns += observed;
+		id->received_ns += item->runs ? observed : 0;
+	} else if (item->kind == ITEM_PAIR && observed) {
+		pair = pair_of(s->fair, item->identity, item->other);
+		if (!pair)
+			s->fair->base.error = -ENOMEM;
+		else
+			pair->waited_ns += observed;
+	} else if (item->kind == ITEM_SPAN && observed < length) {
+		s->fair->cores[s->core].unknown_ns += length - observed;
+		cut_waits(s->fair, s->state, s->core, in->from, in->to);
+	}
+}
+
+static void settle_core(struct ca_fairness *fair, const struct ca_state *state, int core,
+			bool is_final)
+{
+	struct settling s = { fair, state, core };
+
+	ca_settle_run(&fair->cores[core].waiting, state, core, is_final, apply_item, &s);
 }
 
 static void fairness_advance(struct ca_check *check, const struct ca_state *state, int core,
 			     uint64_t ts)
 {
 	struct ca_fairness *fair = to_fairness(check);
-	uint64_t last = fair->last_ts[core];
+	struct ca_fair_core *c = &fair->cores[core];
 
-	if (last && ts > last) {
+	settle_core(fair, state, core, false);
+	if (c->has_last && ts > c->last_ts) {
 		/* A CPU whose last stretch turned out unobserved: known up to its start. */
-		uint64_t until = ca_state_core_known_until(state, core, last, ts);
+		uint64_t until = ca_state_core_known_until(state, core, c->last_ts, ts);
 
-		if (until > last)
-			account_core(fair, state, core, last, until);
-		fair->unknown_ns += ts - until;
+		if (until > c->last_ts)
+			account_core(fair, state, core, c->last_ts, until);
+		c->unknown_ns += ts - until;
 	}
-	if (ts > last)
-		fair->last_ts[core] = ts;
+	if (!c->has_last || ts > c->last_ts) {
+		c->last_ts = ts;
+		c->has_last = true;
+	}
 }
 
 static void fairness_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
 {
 	struct ca_fairness *fair = to_fairness(check);
 
-	(void)state;
 	(void)end_ts;
+	fair->unknown_ns = 0;
+	for (int core = 0; core < fair->core_count; core++) {
+		settle_core(fair, state, core, true);
+		fair->unknown_ns += fair->cores[core].unknown_ns;
+	}
+	for (size_t i = 0; i < fair->presence_count; i++) {
+		uint32_t identity = (uint32_t)(fair->presence[i] >> 32);
+		uint32_t core = (uint32_t)fair->presence[i];
+
+		fair->identities[identity].doubt_ns += fair->cores[core].unknown_ns;
+	}
 	fair->finding_count = 0;
-	for (size_t i = 0; i < fair->identity_count; i++)
+	fair->undecided_count = 0;
+	for (size_t i = 0; i < fair->identity_count; i++) {
 		fair->finding_count += ca_fairness_is_finding(fair, &fair->identities[i]);
+		fair->undecided_count += ca_fairness_is_undecided(fair, &fair->identities[i]);
+	}
 }
 
 static int fairness_setup(struct ca_check *check, const struct ca_state *state)
@@ -265,8 +375,10 @@ static int fairness_setup(struct ca_check *check, const struct ca_state *state)
 	struct ca_fairness *fair = to_fairness(check);
 
 	fair->core_count = state->topo.core_count;
-	fair->last_ts = calloc(fair->core_count, sizeof(*fair->last_ts));
-	return fair->last_ts ? 0 : -ENOMEM;
+	fair->cores = calloc(fair->core_count, sizeof(*fair->cores));
+	for (int core = 0; fair->cores && core < fair->core_count; core++)
+		ca_settle_init(&fair->cores[core].waiting, sizeof(struct ca_fair_item));
+	return fair->cores ? 0 : -ENOMEM;
 }
 
 void ca_fairness_init(struct ca_fairness *fair, double max_unfairness_pct)
@@ -279,31 +391,56 @@ void ca_fairness_init(struct ca_fairness *fair, double max_unfairness_pct)
 	fair->max_unfairness_pct = max_unfairness_pct;
 	ca_keymap_init(&fair->identity_map);
 	ca_keymap_init(&fair->pair_map);
+	ca_keymap_init(&fair->presence_map);
 	ca_pidmap_init(&fair->task_map);
 }
 
 void ca_fairness_free(struct ca_fairness *fair)
 {
-	free(fair->last_ts);
+	for (int core = 0; fair->cores && core < fair->core_count; core++)
+		ca_settle_free(&fair->cores[core].waiting);
+	free(fair->cores);
 	free(fair->identities);
 	free(fair->pairs);
+	free(fair->presence);
 	free(fair->tasks);
 	free(fair->scratch);
 	ca_keymap_free(&fair->identity_map);
 	ca_keymap_free(&fair->pair_map);
+	ca_keymap_free(&fair->presence_map);
 	ca_pidmap_free(&fair->task_map);
 	ca_fairness_init(fair, fair->max_unfairness_pct);
 }
 
+static double short_pct(double fair_ns, double received_ns)
+{
+	double short_ns = fair_ns - received_ns;
+
+	return fair_ns > 0 && short_ns > 0 ? 100.0 * short_ns / fair_ns : 0.0;
+}
+
 double ca_fairness_unfairness(const struct ca_fair_identity *id)
 {
-	double short_ns = id->fair_ns - (double)id->received_ns;
+	return short_pct(id->fair_ns, (double)id->received_ns);
+}
 
-	return id->fair_ns > 0 && short_ns > 0 ? 100.0 * short_ns / id->fair_ns : 0.0;
+double ca_fairness_unfairness_doubted(const struct ca_fair_identity *id)
+{
+	return short_pct(id->fair_ns, (double)id->received_ns + (double)id->doubt_ns);
+}
+
+static bool is_judged(const struct ca_fairness *fair, const struct ca_fair_identity *id)
+{
+	return fair->max_unfairness_pct >= 0 && id->fair_ns >= (double)CA_FAIRNESS_FLOOR_NS;
 }
 
 bool ca_fairness_is_finding(const struct ca_fairness *fair, const struct ca_fair_identity *id)
 {
-	return fair->max_unfairness_pct >= 0 && id->fair_ns >= (double)CA_FAIRNESS_FLOOR_NS &&
-	       ca_fairness_unfairness(id) > fair->max_unfairness_pct;
+	return is_judged(fair, id) && ca_fairness_unfairness_doubted(id) > fair->max_unfairness_pct;
+}
+
+bool ca_fairness_is_undecided(const struct ca_fairness *fair, const struct ca_fair_identity *id)
+{
+	return is_judged(fair, id) && ca_fairness_unfairness(id) > fair->max_unfairness_pct &&
+	       !ca_fairness_is_finding(fair, id);
 }

@@ -10,11 +10,18 @@
  * core waits: per identity the longest such stretch of one task, and per
  * ordered pair (waiting, running) the time.
  *
+ * Contended time counts only while a task runs on the core (a core where
+ * nothing runs favours no one).  A core's figures wait until every CPU of it
+ * has shown an event past them (settle.h): the part a CPU later found
+ * unobserved (lost events, a missed switch) covers is time not known, and
+ * cuts the waits.
  * The automaton, per task: OTHER --queued, its identity not running, another
  * running--> WAITING (a stretch opens) --it runs, leaves, or its identity
  * runs--> OTHER (the stretch closes).  Per identity the check fails with
  * --max-unfairness PCT when it received less than (100 - PCT) % of a fair
- * share of at least CA_FAIRNESS_FLOOR_NS.
+ * share of at least CA_FAIRNESS_FLOOR_NS even if it had received all the
+ * time not known on the cores it competed on (its doubt); short of that only
+ * over the known time, the identity is undecided (the audit inconclusive).
  */
 #ifndef CA_CHECKS_FAIRNESS_H
 #define CA_CHECKS_FAIRNESS_H
@@ -23,6 +30,7 @@
 #include <stdint.h>
 
 #include "checks/check.h"
+#include "checks/settle.h"
 #include "util/keymap.h"
 #include "util/pidmap.h"
 
@@ -34,6 +42,7 @@ struct ca_fair_identity {
 	double fair_ns;			/* its shares of contended core time */
 	uint64_t competed_ns;		/* contended core time it had a task runnable in */
 	uint64_t received_ns;		/* of that, time a task of it ran */
+	uint64_t doubt_ns;		/* time not known on the cores it competed on */
 	uint64_t longest_wait_ns;	/* the longest stretch one task of it waited */
 	int longest_wait_pid;
 	int longest_wait_cpu;
@@ -52,10 +61,26 @@ struct ca_fair_task {			/* an open wait stretch */
 	int cpu;
 };
 
+/* A figure an interval adds its observed length to (fairness.c). */
+struct ca_fair_item {
+	uint8_t kind;			/* a share, a pair's wait, the interval's unobserved part */
+	bool runs;			/* a share's: a task of it ran */
+	uint32_t identity;		/* a share's, a pair's waiting one */
+	uint32_t other;			/* a share's m, a pair's running identity */
+};
+
+struct ca_fair_core {
+	uint64_t last_ts;		/* the core's last change */
+	bool has_last;
+	struct ca_settle waiting;	/* intervals not yet settled, of struct ca_fair_item */
+	uint64_t unknown_ns;		/* its time not known, settled */
+	uint64_t broken_to;		/* waits that began before this crossed a gap */
+};
+
 struct ca_fairness {
 	struct ca_check base;
 	double max_unfairness_pct;	/* < 0: judged against no threshold */
-	uint64_t *last_ts;		/* [core_count] */
+	struct ca_fair_core *cores;	/* [core_count] */
 	int core_count;
 	uint64_t unknown_ns;		/* core time a CPU was unobserved, or a runnable task's
 					 * identity not known: not judged */
@@ -67,6 +92,10 @@ struct ca_fairness {
 	struct ca_fair_pair *pairs;
 	size_t pair_count;
 	size_t pair_room;
+	struct ca_keymap presence_map;	/* ca_keymap_pair(identity, core): it competed there */
+	uint64_t *presence;		/* those keys, in order */
+	size_t presence_count;
+	size_t presence_room;
 	struct ca_pidmap task_map;	/* pid -> index into tasks */
 	struct ca_fair_task *tasks;
 	size_t task_count;
@@ -77,6 +106,7 @@ struct ca_fairness {
 	} *scratch;
 	size_t scratch_room;
 	size_t finding_count;		/* identities past the threshold */
+	size_t undecided_count;		/* past it over the known time only */
 };
 
 /** ca_fairness_init() - @max_unfairness_pct < 0: figures only */
@@ -86,7 +116,13 @@ void ca_fairness_free(struct ca_fairness *fair);
 /** ca_fairness_unfairness() - Return: how far below its fair share @id's time was, in %. */
 double ca_fairness_unfairness(const struct ca_fair_identity *id);
 
-/** ca_fairness_is_finding() - whether @id fails the threshold of @fair */
+/** ca_fairness_unfairness_doubted() - the same, had @id received its doubt too */
+double ca_fairness_unfairness_doubted(const struct ca_fair_identity *id);
+
+/** ca_fairness_is_finding() - whether @id fails the threshold of @fair, doubt and all */
 bool ca_fairness_is_finding(const struct ca_fairness *fair, const struct ca_fair_identity *id);
+
+/** ca_fairness_is_undecided() - whether @id fails it over the known time only */
+bool ca_fairness_is_undecided(const struct ca_fairness *fair, const struct ca_fair_identity *id);
 
 #endif

@@ -46,10 +46,13 @@ static enum ca_window_cause classify_cause(const struct ca_isolation *iso,
 
 /*
  * An IPI to a CPU mask is one event per target: the first, and those on the
- * sender's core, are worth a line; a broadcast would push the rest out.
+ * sender's core, are worth a line; a broadcast would push the rest out.  So
+ * would system calls and interrupts (record --kernel-entry): not kept.
  */
 static bool is_worth_remembering(const struct ca_state *state, const struct ca_event *ev)
 {
+	if (ev->kind == CA_EV_KERNEL)
+		return false;
 	return ev->kind != CA_EV_IPI || ev->ipi.is_first_target ||
 	       ca_topology_core_of(&state->topo, ev->ipi.target_cpu) ==
 	       ca_topology_core_of(&state->topo, ev->cpu);

@@ -141,6 +141,7 @@ struct monitor {
 	int kept_count;
 	bool is_quiet;
 	bool stop_on_violation;
+	bool with_kernel_entry;	/* --kernel-entry: the evidence file carries those formats */
 	size_t printed;		/* kept windows already looked at (ca_audit_next_violation) */
 	uint64_t start_ts;
 };
@@ -169,6 +170,7 @@ static int apply_option(void *ctx, int id, const struct ca_opt_value *value)
 		return ca_cli_parse_reports("monitor", value->text, &parsed->opts->smt_reports);
 	case 'k':
 		parsed->live->with_kernel_entry = true;
+		parsed->mon->with_kernel_entry = true;
 		break;
 	case 'd':
 		parsed->live->duration_ns = value->ns;
@@ -322,6 +324,7 @@ static void save_trace(struct monitor *mon, int cpu_count, int page_size, const 
 	char err[600];
 	int ret = ca_writer_open(&writer, cpu_count, page_size, err, sizeof(err));
 
+	writer.with_kernel_entry = mon->with_kernel_entry;
 	for (int cpu = 0; !ret && cpu < cpu_count && cpu < mon->kept_count; cpu++)
 		for (struct kept_page *p = mon->kept[cpu].head; p && !ret; p = p->next)
 			ret = ca_writer_page(&writer, cpu, p->data, p->size);

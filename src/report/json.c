@@ -719,8 +719,11 @@ static json *fair_identity(const struct ca_audit *audit, const struct ca_fair_id
 	put(obj, "received_ns", u64(id->received_ns));
 	put(obj, "fair_ns", u64((uint64_t)(id->fair_ns + 0.5)));
 	put(obj, "short_pct", real(ca_fairness_unfairness(id), 2));
+	put(obj, "doubt_ns", u64(id->doubt_ns));
 	put(obj, "finding", json_object_new_boolean(ca_fairness_is_finding(&audit->pipeline->fairness,
 									   id)));
+	put(obj, "undecided", json_object_new_boolean(
+		ca_fairness_is_undecided(&audit->pipeline->fairness, id)));
 	put(wait, "ns", u64(id->longest_wait_ns));
 	put(wait, "pid", json_object_new_int(id->longest_wait_pid));
 	put(wait, "cpu", json_object_new_int(id->longest_wait_cpu));

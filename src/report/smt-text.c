@@ -114,7 +114,9 @@ static void write_identity(FILE *out, const struct ca_audit *audit,
 	fprintf(out, "  %-18s %-16.16s %7d %12s %12s %12s %6.1f%%%s", name, t ? t->comm : "?",
 		id->example_pid, D(id->competed_ns, c), D(id->received_ns, r),
 		D((uint64_t)id->fair_ns, f), ca_fairness_unfairness(id),
-		ca_fairness_is_finding(fair, id) ? " (over)" : "");
+		ca_fairness_is_finding(fair, id) ? " (over)" :
+		ca_fairness_is_undecided(fair, id) ? " (over, unless the time not known was its)" :
+		"");
 	if (id->longest_wait_ns)
 		fprintf(out, "  waited %s: task %d on CPU %d from %s", D(id->longest_wait_ns, w),
 			id->longest_wait_pid, id->longest_wait_cpu, TS(id->longest_wait_start, at));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sources/decode.h"
+#include "util/pidmap.h"
 
 enum field_id {
 	F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID,	/* switch */
@@ -621,12 +622,11 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 	return fn(ctx, &ev);
 }
 
-#define PID_LIMIT 4194304	/* PID_MAX_LIMIT */
 #define CPU_LIMIT 8192		/* NR_CPUS at its largest */
 
 static bool is_pid(int64_t pid)
 {
-	return pid >= 0 && pid <= PID_LIMIT;
+	return pid >= 0 && pid < CA_PID_LIMIT;	/* PID_MAX_LIMIT */
 }
 
 static bool is_cpu(const struct tep_format_field *field, int64_t cpu)

@@ -20,9 +20,11 @@
 #include <string.h>
 
 #include "sources/readers.h"
+#include "util/pidmap.h"
 
 /* A lost-events line's count above this is damage, not a ring buffer's overrun. */
 #define MAX_LOST_COUNT 1000000000000000ull
+#define PID_MAX (CA_PID_LIMIT - 1)	/* PID_MAX_LIMIT - 1: a larger pid is damage */
 
 struct text_source {
 	FILE *file;
@@ -166,7 +168,7 @@ static int parse_comm_pid(const char *start, const char *end, char comm[CA_COMM_
 	for (const char *p = start; p < end; p++)
 		if (*p == ':')
 			colon = p;
-	if (!colon || !(digits_end = read_decimal(colon + 1, INT_MAX, &number)) ||
+	if (!colon || !(digits_end = read_decimal(colon + 1, PID_MAX, &number)) ||
 	    digits_end > end)
 		return -EINVAL;
 	while (digits_end < end && isspace((unsigned char)*digits_end))
@@ -255,8 +257,8 @@ static int parse_switch(const char *fields, struct ca_switch *sw)
 	memset(sw, 0, sizeof(*sw));
 	if (strncmp(fields, "prev_comm=", 10))
 		return parse_switch_plugin(fields, sw);
-	if (field_int(fields, "prev_pid", INT_MAX, &sw->prev_pid) ||
-	    field_int(fields, "next_pid", INT_MAX, &sw->next_pid) ||
+	if (field_int(fields, "prev_pid", PID_MAX, &sw->prev_pid) ||
+	    field_int(fields, "next_pid", PID_MAX, &sw->next_pid) ||
 	    field_string(fields, "prev_state", state, sizeof(state)) ||
 	    field_string(fields, "prev_comm", sw->prev_comm, CA_COMM_LEN) ||
 	    field_string(fields, "next_comm", sw->next_comm, CA_COMM_LEN) ||
@@ -277,7 +279,7 @@ static int parse_wakeup(const char *fields, struct ca_wakeup *w)
 
 	memset(w, 0, sizeof(*w));
 	if (!strncmp(fields, "comm=", 5)) {
-		if (field_int(fields, "pid", INT_MAX, &w->pid) ||
+		if (field_int(fields, "pid", PID_MAX, &w->pid) ||
 		    field_int(fields, "target_cpu", CA_CPU_LIMIT - 1, &w->target_cpu))
 			return -EINVAL;
 		return field_string(fields, "comm", w->comm, CA_COMM_LEN);
@@ -417,8 +419,8 @@ static void copy_marker(const char *fields, struct ca_event *ev)
 
 static int parse_cookie_probe(const char *fields, struct ca_cookie_probe *probe)
 {
-	if (field_int(fields, "prev_pid", INT_MAX, &probe->prev_pid) ||
-	    field_int(fields, "next_pid", INT_MAX, &probe->next_pid) ||
+	if (field_int(fields, "prev_pid", PID_MAX, &probe->prev_pid) ||
+	    field_int(fields, "next_pid", PID_MAX, &probe->next_pid) ||
 	    field_u64(fields, "prev_cookie", &probe->prev_cookie) ||
 	    field_u64(fields, "next_cookie", &probe->next_cookie))
 		return -EINVAL;
@@ -427,7 +429,7 @@ static int parse_cookie_probe(const char *fields, struct ca_cookie_probe *probe)
 
 static int parse_task_fields(const char *fields, const char *comm_key, struct ca_task_ref *task)
 {
-	if (field_int(fields, "pid", INT_MAX, &task->pid))
+	if (field_int(fields, "pid", PID_MAX, &task->pid))
 		return -EINVAL;
 	task->comm[0] = '\0';
 	if (comm_key && field_string(fields, comm_key, task->comm, CA_COMM_LEN))
@@ -450,7 +452,7 @@ static int parse_exec(const char *fields, struct ca_task_ref *task)
 
 static int parse_migrate(const char *fields, struct ca_migrate *migrate)
 {
-	if (field_int(fields, "pid", INT_MAX, &migrate->pid) ||
+	if (field_int(fields, "pid", PID_MAX, &migrate->pid) ||
 	    field_int(fields, "orig_cpu", CA_CPU_LIMIT - 1, &migrate->orig_cpu) ||
 	    field_int(fields, "dest_cpu", CA_CPU_LIMIT - 1, &migrate->dest_cpu))
 		return -EINVAL;
@@ -459,8 +461,8 @@ static int parse_migrate(const char *fields, struct ca_migrate *migrate)
 
 static int parse_fork(const char *fields, struct ca_fork *fork)
 {
-	if (field_int(fields, "pid", INT_MAX, &fork->parent_pid) ||
-	    field_int(fields, "child_pid", INT_MAX, &fork->child_pid) ||
+	if (field_int(fields, "pid", PID_MAX, &fork->parent_pid) ||
+	    field_int(fields, "child_pid", PID_MAX, &fork->child_pid) ||
 	    field_string(fields, "child_comm", fork->child_comm, CA_COMM_LEN))
 		return -EINVAL;
 	return 0;
@@ -614,7 +616,7 @@ static const char *parse_task_cpu(const char *line, struct ca_event *ev, int *re
 		while (p > line && isdigit((unsigned char)p[-1]))
 			p--;
 		if (p == line || p[-1] != '-' || !isdigit((unsigned char)*p) ||
-		    !read_decimal(p, INT_MAX, &pid) || !isdigit((unsigned char)open[1]))
+		    !read_decimal(p, PID_MAX, &pid) || !isdigit((unsigned char)open[1]))
 			continue;
 		close = read_decimal(open + 1, UINT64_MAX, &cpu);
 		if (!close || *close != ']')

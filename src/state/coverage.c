@@ -43,12 +43,10 @@ static void keep_span(struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
 	cov->spans[cov->span_count++] = (struct ca_span){ from, to };
 }
 
-bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
+size_t ca_coverage_first_after(const struct ca_cpu_coverage *cov, uint64_t from)
 {
 	size_t low = 0, high = cov->span_count;
 
-	if (cov->has_lost_spans)
-		return true;
 	/* Stretches end at the CPU's own events, in time order: the first ending after @from. */
 	while (low < high) {
 		size_t mid = low + (high - low) / 2;
@@ -58,7 +56,15 @@ bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint
 		else
 			low = mid + 1;
 	}
-	for (size_t i = low; i < cov->span_count && cov->spans[i].from < to; i++)
+	return low;
+}
+
+bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to)
+{
+	if (cov->has_lost_spans)
+		return true;
+	for (size_t i = ca_coverage_first_after(cov, from);
+	     i < cov->span_count && cov->spans[i].from < to; i++)
 		if (cov->spans[i].to > from)
 			return true;
 	return false;

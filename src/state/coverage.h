@@ -122,6 +122,9 @@ bool ca_coverage_finish(struct ca_cpu_coverage *cov, bool has_events, uint64_t s
  */
 bool ca_coverage_overlaps(const struct ca_cpu_coverage *cov, uint64_t from, uint64_t to);
 
+/** ca_coverage_first_after() - the index of the first stretch kept that ends after @from */
+size_t ca_coverage_first_after(const struct ca_cpu_coverage *cov, uint64_t from);
+
 /** ca_coverage_free() - release the stretch list */
 void ca_coverage_free(struct ca_cpu_coverage *cov);
 

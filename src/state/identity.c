@@ -281,7 +281,7 @@ static int marker_pid(const char *text)
 	if (ca_marker_field(text, "pid", value, sizeof(value)) <= 0)
 		return -1;
 	pid = strtol(value, &end, 10);
-	return *end || pid <= 0 || pid > 0x3fffffff ? -1 : (int)pid;
+	return *end || pid <= 0 || pid >= CA_PID_LIMIT ? -1 : (int)pid;
 }
 
 static int prepare_tag_marker(struct ca_state *state, const struct ca_event *ev,

@@ -115,6 +115,45 @@ bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t f
 	return false;
 }
 
+uint64_t ca_state_core_observed_ns(const struct ca_state *state, int core, uint64_t from,
+				   uint64_t to)
+{
+	size_t next[CA_MAX_SIBLINGS];
+	int count = core >= 0 ? state->topo.sibling_count[core] : 0;
+	uint64_t at = from, unobserved = 0;
+
+	for (int i = 0; i < count; i++) {
+		const struct ca_cpu_coverage *cov = &state->cpus[state->topo.siblings[core][i]].coverage;
+
+		if (cov->has_lost_spans)
+			return 0;
+		next[i] = ca_coverage_first_after(cov, from);
+	}
+	for (;;) {	/* the union of the CPUs' stretches, in order of their starts */
+		const struct ca_span *first = NULL;
+		int which = -1;
+
+		for (int i = 0; i < count; i++) {
+			const struct ca_cpu_coverage *cov =
+				&state->cpus[state->topo.siblings[core][i]].coverage;
+
+			if (next[i] < cov->span_count && cov->spans[next[i]].from < to &&
+			    (!first || cov->spans[next[i]].from < first->from)) {
+				first = &cov->spans[next[i]];
+				which = i;
+			}
+		}
+		if (!first)
+			break;
+		next[which]++;
+		if (first->to > at && at < to) {
+			unobserved += (first->to < to ? first->to : to) - (first->from > at ? first->from : at);
+			at = first->to;
+		}
+	}
+	return to > from ? to - from - (unobserved < to - from ? unobserved : to - from) : 0;
+}
+
 bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid)
 {
 	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
@@ -365,8 +404,11 @@ static int requeue(struct ca_state *state, struct ca_task *task, int dest, uint6
 static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 {
 	const struct ca_wakeup *w = &ev->wakeup;
-	struct ca_task *task = ca_tasks_get(&state->tasks, w->pid);
+	struct ca_task *task;
 
+	if (w->pid <= 0)
+		return 0;	/* the idle task is never woken: a damaged event */
+	task = ca_tasks_get(&state->tasks, w->pid);
 	if (!task)
 		return -ENOMEM;
 	if (w->comm[0])
@@ -382,7 +424,7 @@ static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 
 static int apply_migrate(struct ca_state *state, const struct ca_event *ev)
 {
-	struct ca_task *task = ca_tasks_find(&state->tasks, ev->migrate.pid);
+	struct ca_task *task = ev->migrate.pid > 0 ? ca_tasks_find(&state->tasks, ev->migrate.pid) : NULL;
 	int dest = ev->migrate.dest_cpu;
 
 	/* Only a queued task moves between queues; a waking one is placed by its wakeup. */
@@ -397,6 +439,8 @@ static int apply_fork(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_task *child, *parent;
 
+	if (ev->fork.child_pid <= 0)
+		return 0;	/* no fork makes the idle task: a damaged event */
 	if (!ca_tasks_get(&state->tasks, ev->fork.parent_pid))
 		return -ENOMEM;
 	child = ca_tasks_get(&state->tasks, ev->fork.child_pid);

@@ -191,6 +191,13 @@ bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t f
 			      uint64_t to, bool has_causes);
 
 /**
+ * ca_state_core_observed_ns() - how much of [@from, @to) every CPU of @core
+ * was observed in (as far as the trace has told so far)
+ */
+uint64_t ca_state_core_observed_ns(const struct ca_state *state, int core, uint64_t from,
+				   uint64_t to);
+
+/**
  * ca_state_core_settled() - whether every CPU of @core has shown an event at
  *                           or after @ts: what coverage says of the time
  *                           before @ts no longer changes

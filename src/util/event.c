@@ -12,6 +12,8 @@ const char *ca_event_kind_name(enum ca_event_kind kind)
 {
 	if (kind == CA_EV_LOST)
 		return "lost events";
+	if (kind == CA_EV_KERNEL)
+		return "kernel entry or exit";	/* irq, softirq, system call: one kind */
 	for (int i = 0; i < ca_event_desc_count; i++)
 		if (ca_event_descs[i].kind == kind)
 			return ca_event_descs[i].id.event;

@@ -147,21 +147,23 @@ check "fairness: two cookies contended, each at least its fair share (the kernel
 ids = [i for i in d['fairness']['identities'] if i['cookie'] != '0x0']
 sys.exit(not (len(ids) == 2 and all(i['short_pct'] == 0 and i['competed_ns'] > 2e9 for i in ids)))" \
 	< "$tap_tmp/smt.json"
-# The example's tenant-b got 119.6 ms of a fair 170.3 ms (29.8% short) as the
-# two tenants and the untagged parent contended (over the observed time: the
-# example's missed switches leave stretches unknown).
-expect_exit 1 "--max-unfairness 25: tenant-b is 29.8% short" "$coreaudit" audit --tags markers \
-	--max-unfairness 25 --json --junit "$tap_tmp/fair.xml" "$example"
-check "... one fairness finding, named in the reasons" json_get "
-sys.exit(not (d['violations_by_check']['fairness'] == 1 and
-	any(r['check'] == 'fairness' and r['pid'] == 28195 for r in d['reasons'])))" < "$tap_tmp/out"
-check "... and a failed fairness testcase in JUnit" python3 -c "
+# The example's CPU 1 is unobserved for 381 ms (missed switches: a task whose
+# events the recording host hid).  Over the observed time the two tenants and
+# the untagged parent each received more than a fair share; counted over the
+# unobserved stretches as well, as the check once did, tenant-b came out
+# 29.8% short and --max-unfairness 25 failed it: a false finding.
+"$coreaudit" audit --tags markers --max-unfairness 0 --json --junit "$tap_tmp/fair.xml" \
+	"$example" > "$tap_tmp/fair.json"
+check "--max-unfairness 0: no fairness finding over the observed time" python3 -c "
+import json, sys; d = json.load(sys.stdin); ids = {i['tag']: i for i in d['fairness']['identities']}
+sys.exit(not (d['violations_by_check']['fairness'] == 0 and d['fairness']['unknown_ns'] == 381797966
+	and ids['tenant-b']['fair_ns'] == 54350077 and ids['tenant-b']['received_ns'] == 119558824
+	and all(i['short_pct'] == 0 and not i['undecided'] for i in ids.values())))" \
+	< "$tap_tmp/fair.json"
+check "... and a passed fairness testcase in JUnit" python3 -c "
 import sys, xml.etree.ElementTree as E
 c = [t for t in E.parse('$tap_tmp/fair.xml').iter('testcase') if t.get('name') == 'fairness']
-sys.exit(not (len(c) == 1 and c[0].find('failure') is not None))"
-"$coreaudit" audit --tags markers --max-unfairness 35 --json "$example" > "$tap_tmp/fair.json"
-check "--max-unfairness 35: no fairness finding" json_get \
-	"sys.exit(d['violations_by_check']['fairness'] != 0)" < "$tap_tmp/fair.json"
+sys.exit(not (len(c) == 1 and c[0].find('failure') is None))"
 expect_exit 0 "--report exposure on a trace without those events passes" \
 	"$coreaudit" audit --report exposure "$cookies"
 check "... and says how to record them" grep -q 'record --kernel-entry' "$tap_tmp/out"

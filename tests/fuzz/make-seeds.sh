@@ -42,6 +42,22 @@ done
 printf 'cpus=2\n' > "$corpus/text-line/cpus"
 printf 'CPU:1 [EVENTS DROPPED]\n' > "$corpus/text-line/lost"
 printf 'CPU:0 [LOST 12 EVENTS]\n' > "$corpus/text-line/lost-tracefs"
+# Kernel entries and exits (record --kernel-entry; the bundled traces have none).
+printf '%s\n' '  workload-23848 [001] 13878.984528345: irq_handler_entry:    irq=42 name=virtio3-tx' \
+	> "$corpus/text-line/irq_handler_entry-1"
+printf '%s\n' '  workload-23848 [001] 13878.984536207: irq_handler_exit:     irq=42 ret=handled' \
+	> "$corpus/text-line/irq_handler_exit-1"
+printf '%s\n' '  coreaudit-23830 [001] 13878.908034013: softirq_entry:        vec=9 [action=RCU]' \
+	> "$corpus/text-line/softirq_entry-1"
+printf '%s\n' '  coreaudit-23830 [001] 13878.908036477: softirq_exit:         vec=9 [action=RCU]' \
+	> "$corpus/text-line/softirq_exit-1"
+printf '%s\n' '  workload-23846 [000] 13878.910276985: sys_enter:            NR 273 (7f90efdfe560, 18, 0, 7f90efdfe550, 0, 556ff351de90)' \
+	> "$corpus/text-line/sys_enter-1"
+printf '%s\n' '  workload-23846 [000] 13878.910268883: sys_exit:             NR 56 = 0' \
+	> "$corpus/text-line/sys_exit-1"
+{ cat "$corpus/text-audit/lost.txt" | sed -n '1,12p'
+  for f in softirq_entry-1 softirq_exit-1 sys_exit-1 sys_enter-1 irq_handler_entry-1 \
+	   irq_handler_exit-1; do cat "$corpus/text-line/$f"; done; } > "$corpus/text-audit/kernel-entry.txt"
 # Rule files: the shipped ones.
 cp "$top"/rules/*.rules "$corpus/rules/"
 # Option values.

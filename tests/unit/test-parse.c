@@ -527,6 +527,13 @@ static const struct {
 	{ "cpus=2\n" FOUR_LINES "  w-1 [000] 1.4: sched_switch: garbage\n" GOOD_SWITCH(0, "1.5"),
 	  0, CA_RESULT_INCONCLUSIVE, " could not be read (first: line 6): what they held is unknown",
 	  1, 6 },
+	/* a pid over PID_MAX_LIMIT (was "out of memory", exit 3: the task table refused it) */
+	{ "cpus=2\n" FOUR_LINES "  w-1 [000] 1.4: sched_wakeup: bad:5000000 [120] CPU:001\n"
+	  GOOD_SWITCH(0, "1.5"), 0, CA_RESULT_INCONCLUSIVE, "(first: line 6)", 1, 6 },
+	{ "cpus=2\n" FOUR_LINES "  w-4194304 [000] 1.4: sched_switch: a:1 [120] R ==> b:2 [120]\n"
+	  GOOD_SWITCH(0, "1.5"), 0, CA_RESULT_INCONCLUSIVE, "(first: line 6)", 1, 6 },
+	{ "cpus=2\n" FOUR_LINES "  w-1 [000] 1.4: print: tracing_mark_write: coreaudit-cookie "
+	  "pid=4194304 cookie=0x1\n" GOOD_SWITCH(0, "1.5"), 0, CA_RESULT_PASS, NULL, 0, 0 },
 	{ FOUR_LINES "x\001\002\n" GOOD_SWITCH(0, "1.4"), 0, CA_RESULT_INCONCLUSIVE,
 	  "1 line(s) of ", 1, 5 },
 	/* a NUL inside a line (in the first 4 KB: not text at all); a last line cut short */

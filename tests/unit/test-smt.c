@@ -153,6 +153,127 @@ START_TEST(test_max_unfairness)
 }
 END_TEST
 
+/* The audit of @t on "0,1" with --max-unfairness @pct; @t freed. */
+static enum ca_result audit_fairness(struct ca_audit *audit, struct trace_text *t, double pct)
+{
+	struct ca_audit_options opts;
+	enum ca_result result;
+
+	test_options(&opts, "0,1");
+	opts.max_unfairness_pct = pct;
+	result = audit_text(audit, t, &opts);
+	if (result == CA_RESULT_BAD_INPUT)
+		fprintf(stderr, "%s\n", audit->error);
+	trace_free(t);
+	return result;
+}
+
+/* The identity of cookie @value, or NULL. */
+static const struct ca_fair_identity *fair_identity(const struct ca_audit *audit, uint64_t value)
+{
+	const struct ca_fairness *fair = &audit->pipeline->fairness;
+
+	for (size_t i = 0; i < fair->identity_count; i++)
+		if (fair->identities[i].value == value)
+			return &fair->identities[i];
+	return NULL;
+}
+
+/* CPU0 idle at S, then A; CPU1 idle at S (B ran before and sleeps); cookies on CPU1 at T0. */
+static void a_beside_idle(struct trace_text *t)
+{
+	cookies(t, 1);
+	sc_switch(t, 1, T0, 0, "R", B, false, 0, 0);
+	sc_switch(t, 1, S, B, "S", 0, false, 0, 0);
+	sc_switch(t, 0, S, 0, "R", A, false, 0, 0);
+}
+
+/*
+ * B waits on idle CPU1 while A and A2 take turns on CPU0 for 40 ms; then
+ * CPU1's next event says events were lost.  CPU1 was unobserved from its
+ * last event at S: the 40 ms B seemed to wait is not known, and no finding
+ * may come of it (before, cookie 2 failed at 100 % short of a 20 ms share).
+ */
+START_TEST(test_fairness_gap_found_later)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	const struct ca_fair_identity *two;
+
+	a_beside_idle(&t);
+	sc_wakeup(&t, 0, S + 1 * MS, A, B, 1);
+	sc_wakeup(&t, 0, S + 2 * MS, A, A2, 0);
+	for (int k = 1; k <= 7; k++)
+		sc_switch(&t, 0, S + 5 * k * MS, k % 2 ? A : A2, "R", k % 2 ? A2 : A, false, 0, 0);
+	sc_switch(&t, 0, S + 40 * MS + 500 * US, A2, "S", A, false, 0, 0);
+	sc_switch(&t, 0, S + 40 * MS + 800 * US, A, "S", 0, false, 0, 0);
+	trace_raw(&t, "CPU:1 [5 EVENTS DROPPED]");
+	sc_switch(&t, 1, S + 41 * MS, 0, "R", B, false, 0, 0);
+	sc_switch(&t, 1, S + 45 * MS, B, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, S + 46 * MS, 0, "R", A, false, 0, 0);
+	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
+	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
+	ck_assert(two->fair_ns < 1.0);
+	ck_assert_uint_eq(two->received_ns, 0);
+	ck_assert_uint_eq(two->longest_wait_ns, 0);	/* it began after the gap's start */
+	ca_audit_free(&audit);
+}
+END_TEST
+
+/* A wakeup of pid 0 (a damaged line) queues no idle task to be owed a share. */
+START_TEST(test_fairness_no_ghost_idle_task)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	a_beside_idle(&t);
+	sc_wakeup(&t, 0, S + 1 * MS, A, 0, 1);
+	sc_switch(&t, 1, S + 30 * MS, 0, "R", A2, false, 0, 0);
+	sc_switch(&t, 0, S + 40 * MS, A, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, S + 40 * MS, A2, "S", 0, false, 0, 0);
+	ck_assert_int_eq(audit_fairness(&audit, &t, 0), CA_RESULT_PASS);
+	ck_assert_ptr_null(fair_identity(&audit, 0));
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].queued_count, 0);
+	ca_audit_free(&audit);
+}
+END_TEST
+
+/*
+ * B waits 30 ms beside A (cookie 2: a fair 15 ms, none received), then runs
+ * 30 ms while task 301, of a cookie never seen, waits on idle CPU0.  Over
+ * the known time cookie 2 is 100 % short; had the 30 ms not known been its,
+ * not short at all: undecided, the audit inconclusive (before: a FAIL).
+ */
+START_TEST(test_fairness_unknown_is_doubt)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	const struct ca_fair_identity *two;
+
+	a_beside_idle(&t);
+	sc_wakeup(&t, 0, S, A, B, 1);
+	sc_switch(&t, 0, S + 30 * MS, A, "S", 0, false, 0, 0);
+	sc_wakeup(&t, 1, S + 30 * MS, 0, 301, 0);
+	sc_switch(&t, 1, S + 30 * MS, 0, "R", B, false, 0, 0);
+	sc_switch(&t, 1, S + 60 * MS, B, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, S + 60 * MS, 0, "R", 301, false, 0, 0);
+	sc_switch(&t, 0, S + 61 * MS, 301, "S", 0, false, 0, 0);
+	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
+	ck_assert_uint_eq(audit.pipeline->fairness.undecided_count, 1);
+	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
+	ck_assert(fabs(two->fair_ns - 15.0 * MS) < 1);
+	ck_assert_uint_eq(two->received_ns, 0);
+	ck_assert_uint_eq(two->doubt_ns, 31 * MS + 10 * US);	/* and 301 alone, S+60-61 */
+	ck_assert(fabs(ca_fairness_unfairness(two) - 100.0) < 1e-9);
+	ck_assert(fabs(ca_fairness_unfairness_doubted(two)) < 1e-9);
+	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_str_eq(audit.reason_info[0].check, "fairness");
+	ca_audit_free(&audit);
+}
+END_TEST
+
 /*
  * Two cores "0,1 2,3": A and A2 (one cookie) co-run on core 0 for 10 ms
  * while core 1 idles.  On that core alone SMT off would queue one of them
@@ -291,6 +412,9 @@ Suite *smt_suite(void)
 	tcase_add_test(tc, test_capacity_core);
 	tcase_add_test(tc, test_fairness_core);
 	tcase_add_test(tc, test_max_unfairness);
+	tcase_add_test(tc, test_fairness_gap_found_later);
+	tcase_add_test(tc, test_fairness_no_ghost_idle_task);
+	tcase_add_test(tc, test_fairness_unknown_is_doubt);
 	tcase_add_test(tc, test_capacity_machine);
 	tcase_add_test(tc, test_exposure);
 	suite_add_tcase(s, tc);
