@@ -51,13 +51,14 @@ import json; d = json.load(open('$work/a.json'))
 print('trace: %d events, %d co-run windows (%s unknown), cookie source %s, verdict %s' % (
 	d['trace']['events'], d['windows']['count'], d['windows']['by_kind']['unknown']['count'],
 	d['trace']['cookie_source'], d['verdict']))"
-: > "$work/c"; : > "$work/l"; : > "$work/r"
+: > "$work/c"; : > "$work/j"; : > "$work/l"; : > "$work/r"
 for _ in $(seq "$rounds"); do
 	seconds "$coreaudit" audit -J 1 "$trace" >> "$work/c"
+	seconds "$coreaudit" audit "$trace" >> "$work/j"
 	seconds "$work/readloop" "$trace" >> "$work/l"
 	seconds trace-cmd report -i "$trace" >> "$work/r"
 done
-c=$(median "$work/c"); l=$(median "$work/l"); r=$(median "$work/r")
-echo "coreaudit -J 1 $c s, bare libtracecmd loop $l s, trace-cmd report $r s"
-awk -v c="$c" -v r="$r" 'BEGIN { printf "coreaudit is %.1fx faster than trace-cmd report\n", r / c }'
+c=$(median "$work/c"); j=$(median "$work/j"); l=$(median "$work/l"); r=$(median "$work/r")
+echo "coreaudit -J 1 $c s, coreaudit (default --jobs) $j s, bare libtracecmd loop $l s, trace-cmd report $r s"
+awk -v c="$c" -v j="$j" -v r="$r" 'BEGIN { printf "coreaudit is %.1fx (-J 1) and %.1fx (default) faster than trace-cmd report\n", r / c, r / j }'
 echo "machine: $(nproc) CPUs, $(uname -r)"

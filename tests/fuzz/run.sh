@@ -16,7 +16,7 @@ targets=${*:-"text-line text-source text-audit rules topology numbers tracedat"}
 out=$top_builddir/fuzz
 mkdir -p "$out/obj" "$out/corpus"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
-includes="-I$top_srcdir/include -I$top_builddir -I$top_srcdir/src $FUZZ_CFLAGS"
+includes="-I$top_srcdir/include -I$top_builddir -I$top_builddir/src -I$top_srcdir/src $FUZZ_CFLAGS"
 
 # The library, once (again when a source or header is newer than its object).
 newest_header=$(ls -t "$top_srcdir"/include/coreaudit/*.h "$top_srcdir"/src/*.h "$top_srcdir"/src/*/*.h | head -1)
