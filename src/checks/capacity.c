@@ -110,15 +110,16 @@ static void capacity_advance(struct ca_check *check, const struct ca_state *stat
 	uint64_t last = cap->last_ts[core];
 
 	account_machine(cap, ts);
-	if (last && ts > last) {
+	if (cap->has_last[core] && ts > last) {
 		/* A CPU whose last stretch turned out unobserved: known up to its start. */
 		uint64_t until = ca_state_core_known_until(state, core, last, ts);
 
 		if (until > last)
 			account_core(&cap->cores[core], state, core, until - last);
 	}
-	if (ts > last)
+	if (!cap->has_last[core] || ts > last)
 		cap->last_ts[core] = ts;
+	cap->has_last[core] = true;
 }
 
 /* What the core holds now, for the machine-wide sums. */
@@ -147,9 +148,10 @@ static int capacity_setup(struct ca_check *check, const struct ca_state *state)
 	cap->core_count = cores;
 	cap->cores = calloc(cores, sizeof(*cap->cores));
 	cap->last_ts = calloc(cores, sizeof(*cap->last_ts));
+	cap->has_last = calloc(cores, sizeof(*cap->has_last));
 	cap->runnable = calloc(cores, sizeof(*cap->runnable));
 	cap->is_known = calloc(cores, sizeof(*cap->is_known));
-	if (!cap->cores || !cap->last_ts || !cap->runnable || !cap->is_known)
+	if (!cap->cores || !cap->last_ts || !cap->has_last || !cap->runnable || !cap->is_known)
 		return -ENOMEM;
 	for (int core = 0; core < cores; core++)
 		cap->cores[core].cpus = state->topo.sibling_count[core];
@@ -169,6 +171,7 @@ void ca_capacity_free(struct ca_capacity *cap)
 {
 	free(cap->cores);
 	free(cap->last_ts);
+	free(cap->has_last);
 	free(cap->runnable);
 	free(cap->is_known);
 	ca_capacity_init(cap);

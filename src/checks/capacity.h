@@ -41,6 +41,7 @@ struct ca_capacity {
 	struct ca_capacity_core *cores;	/* [core_count] */
 	int core_count;
 	uint64_t *last_ts;		/* [core_count]: the core's last change */
+	bool *has_last;			/* [core_count]: one was seen (it may be at 0) */
 	int *runnable;			/* [core_count]: its runnable tasks now */
 	bool *is_known;			/* [core_count]: every CPU's state known now */
 	uint64_t machine_last_ts;	/* machine-wide, over the known cores: */

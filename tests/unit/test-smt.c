@@ -274,6 +274,32 @@ START_TEST(test_fairness_unknown_is_doubt)
 }
 END_TEST
 
+/* A trace that starts at 0.000000: its first interval counts (it was taken for "none yet"). */
+START_TEST(test_capacity_from_zero)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_capacity_core *c;
+
+	sc_marker(&t, 1, 0, 0, "coreaudit-cookie pid=101 cookie=0x1");
+	sc_marker(&t, 1, 0, 0, "coreaudit-cookie pid=102 cookie=0x1");
+	sc_switch(&t, 0, 0, 0, "R", A, false, 0, 0);
+	sc_switch(&t, 1, 0, 0, "R", A2, false, 0, 0);
+	sc_switch(&t, 0, 10 * MS, A, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, 10 * MS, A2, "S", 0, false, 0, 0);
+	test_options(&opts, "0,1");
+	opts.smt_reports = CA_SMT_REPORT_CAPACITY;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	c = &audit.pipeline->capacity.cores[0];
+	ck_assert_uint_eq(c->known_ns, 10 * MS);
+	ck_assert_uint_eq(c->busy_ns[2], 10 * MS);
+	ck_assert_uint_eq(c->compatible_ns, 10 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /*
  * Two cores "0,1 2,3": A and A2 (one cookie) co-run on core 0 for 10 ms
  * while core 1 idles.  On that core alone SMT off would queue one of them
@@ -416,6 +442,7 @@ Suite *smt_suite(void)
 	tcase_add_test(tc, test_fairness_no_ghost_idle_task);
 	tcase_add_test(tc, test_fairness_unknown_is_doubt);
 	tcase_add_test(tc, test_capacity_machine);
+	tcase_add_test(tc, test_capacity_from_zero);
 	tcase_add_test(tc, test_exposure);
 	suite_add_tcase(s, tc);
 	return s;
