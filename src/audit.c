@@ -624,17 +624,17 @@ static void name_identity(const struct ca_audit *audit, uint64_t value, char *na
 		snprintf(name, len, "cookie 0x%" PRIx64, value);
 }
 
-/* The identity @is_one() says is one of them, the most short of its fair share. */
+/* The identity @is_one() says is one of them, the most short of its fair share by @shortfall. */
 static const struct ca_fair_identity *most_short(
 	const struct ca_fairness *fair,
-	bool (*is_one)(const struct ca_fairness *fair, const struct ca_fair_identity *id))
+	bool (*is_one)(const struct ca_fairness *fair, const struct ca_fair_identity *id),
+	double (*shortfall)(const struct ca_fair_identity *id))
 {
 	const struct ca_fair_identity *worst = NULL;
 
 	for (size_t i = 0; i < fair->identity_count; i++)
 		if (is_one(fair, &fair->identities[i]) &&
-		    (!worst || ca_fairness_unfairness(&fair->identities[i]) >
-			       ca_fairness_unfairness(worst)))
+		    (!worst || shortfall(&fair->identities[i]) > shortfall(worst)))
 			worst = &fair->identities[i];
 	return worst;
 }
@@ -649,7 +649,7 @@ static void judge_fairness(struct ca_audit *audit)
 
 	if (!fair->finding_count)
 		return;
-	worst = most_short(fair, ca_fairness_is_finding);
+	worst = most_short(fair, ca_fairness_is_finding, ca_fairness_unfairness);
 	name_identity(audit, worst->value, name, sizeof(name));
 	reason = add_reason(audit, "%zu %s%s received less of the core than %g%% under a fair "
 			    "share: the worst, %s (task %d), %s of a fair %s (%.1f%% short)",
@@ -664,26 +664,39 @@ static void judge_fairness(struct ca_audit *audit)
 	reason->pid = worst->example_pid;
 }
 
-/* Cookies (or tags) short of their fair share over the known time, not with their doubt. */
+/*
+ * Cookies (or tags) short of their fair share over the known time, or that
+ * could be had the time not known gone against them; or enough time not known
+ * for a cookie never seen to be short.
+ */
 static void judge_fairness_undecided(struct ca_audit *audit)
 {
 	const struct ca_fairness *fair = &audit->pipeline->fairness;
+	const char *kind = audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie";
 	const struct ca_fair_identity *worst;
 	char d[32], name[96];
 
-	if (!fair->undecided_count)
+	if (!fair->undecided_count) {
+		if (ca_fairness_unknown_undecided(fair))
+			ca_reason_measure(add_reason(audit, "fairness: %s of core time not known (a "
+						     "CPU unobserved, a task's %s unknown): a %s "
+						     "there may have fallen short of %g%% under its "
+						     "fair share", ca_format_duration(fair->unknown_ns,
+						     d, sizeof(d)), kind, kind, fair->max_unfairness_pct),
+					  "fairness", (double)fair->unknown_ns, "ns");
 		return;
-	worst = most_short(fair, ca_fairness_is_undecided);
+	}
+	worst = most_short(fair, ca_fairness_is_undecided, ca_fairness_unfairness_worst);
 	name_identity(audit, worst->value, name, sizeof(name));
-	ca_reason_measure(add_reason(audit, "%zu %s%s short of %g%% under a fair share over the "
-				     "known time only: the worst, %s (task %d), %.1f%% short, %.1f%% "
-				     "had the %s not known on its cores been its",
-				     fair->undecided_count,
-				     audit->opts.identity == CA_IDENTITY_TAG ? "tag" : "cookie",
+	ca_reason_measure(add_reason(audit, "%zu %s%s may be more than %g%% short of a fair "
+				     "share, as the %s of core time not known went: the worst, %s "
+				     "(task %d), %.1f%% short over the known time, from %.1f%% to "
+				     "%.1f%% with it", fair->undecided_count, kind,
 				     fair->undecided_count == 1 ? "" : "s", fair->max_unfairness_pct,
-				     name, worst->example_pid, ca_fairness_unfairness(worst),
+				     ca_format_duration(worst->doubt_ns, d, sizeof(d)), name,
+				     worst->example_pid, ca_fairness_unfairness(worst),
 				     ca_fairness_unfairness_doubted(worst),
-				     ca_format_duration(worst->doubt_ns, d, sizeof(d))),
+				     ca_fairness_unfairness_worst(worst)),
 			  "fairness", ca_fairness_unfairness(worst), "percent");
 }
 

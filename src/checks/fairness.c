@@ -118,8 +118,8 @@ static int gather(struct ca_fairness *fair, const struct ca_state *state, int co
 		if (c->run == CA_CPU_TASK && (ret = note_identity(fair, state, c->pid, true, &count)) == -1)
 			*is_unknown = true;
 		for (int q = 0; q < c->queued_count && ret != -2; q++) {
-			/* A task queued before a gap may have left unseen. */
-			if (ca_state_queued_before_gap(state, cpu, c->queued[q]) ||
+			/* A task queued before a gap (any CPU's) may have left unseen. */
+			if (ca_state_queued_before_any_gap(state, c->queued[q]) ||
 			    (ret = note_identity(fair, state, c->queued[q], false, &count)) == -1)
 				*is_unknown = true;
 		}
@@ -218,23 +218,6 @@ static int account_stretches(struct ca_fairness *fair, const struct ca_state *st
 	return 0;
 }
 
-/* That the identities in the scratch had a task runnable on @core (their doubt's cores). */
-static int note_presence(struct ca_fairness *fair, int core, size_t count)
-{
-	for (size_t i = 0; i < count; i++) {
-		uint64_t key = ca_keymap_pair(fair->scratch[i].identity, (uint32_t)core);
-
-		if (ca_keymap_get(&fair->presence_map, key) >= 0)
-			continue;
-		if (ca_grow(&fair->presence, fair->presence_count, &fair->presence_room,
-			    sizeof(*fair->presence)) ||
-		    ca_keymap_put(&fair->presence_map, key, (uint32_t)fair->presence_count))
-			return -ENOMEM;
-		fair->presence[fair->presence_count++] = key;
-	}
-	return 0;
-}
-
 /* [@from, @to) on @core: its shares and pairs wait to settle, its waits go on. */
 static void account_core(struct ca_fairness *fair, const struct ca_state *state, int core,
 			 uint64_t from, uint64_t to)
@@ -243,7 +226,7 @@ static void account_core(struct ca_fairness *fair, const struct ca_state *state,
 	bool is_unknown, does_any_run = false;
 	int count = gather(fair, state, core, &is_unknown);
 
-	if (count < 0 || note_presence(fair, core, (size_t)count)) {
+	if (count < 0) {
 		fair->base.error = -ENOMEM;
 		return;
 	}
@@ -253,19 +236,19 @@ static void account_core(struct ca_fairness *fair, const struct ca_state *state,
 	}
 	for (int i = 0; i < count; i++)
 		does_any_run |= fair->scratch[i].runs;
-	if (count >= 2 && does_any_run) {
-		if (ca_settle_begin(&c->waiting, from, to)) {
-			fair->base.error = -ENOMEM;
-			return;
-		}
-		for (int i = 0; i < count; i++)
-			add_item(fair, c, (struct ca_fair_item){
-				.kind = ITEM_SHARE, .runs = fair->scratch[i].runs,
-				.identity = fair->scratch[i].identity, .other = (uint32_t)count });
-		account_pairs(fair, c, (size_t)count);
-		add_item(fair, c, (struct ca_fair_item){ .kind = ITEM_SPAN });
-		ca_settle_end(&c->waiting);
+	/* Every interval waits: what turns out unobserved in it is time not known. */
+	if (ca_settle_begin(&c->waiting, from, to)) {
+		fair->base.error = -ENOMEM;
+		return;
 	}
+	for (int i = 0; count >= 2 && does_any_run && i < count; i++)
+		add_item(fair, c, (struct ca_fair_item){
+			.kind = ITEM_SHARE, .runs = fair->scratch[i].runs,
+			.identity = fair->scratch[i].identity, .other = (uint32_t)count });
+	if (count >= 2 && does_any_run)
+		account_pairs(fair, c, (size_t)count);
+	add_item(fair, c, (struct ca_fair_item){ .kind = ITEM_SPAN });
+	ca_settle_end(&c->waiting);
 	if (account_stretches(fair, state, core, (size_t)count, from, to, does_any_run))
 		fair->base.error = -ENOMEM;
 }
@@ -280,7 +263,8 @@ static void cut_waits(struct ca_fairness *fair, const struct ca_state *state, in
 
 		if (!id->longest_wait_ns ||
 		    ca_topology_core_of(&state->topo, id->longest_wait_cpu) != core ||
-		    id->longest_wait_start + id->longest_wait_ns <= from)
+		    id->longest_wait_start + id->longest_wait_ns <= from ||
+		    id->longest_wait_start >= to)
 			continue;
 		id->longest_wait_ns = id->longest_wait_start < from ? from - id->longest_wait_start : 0;
 	}
@@ -356,12 +340,10 @@ static void fairness_finish(struct ca_check *check, const struct ca_state *state
 		settle_core(fair, state, core, true);
 		fair->unknown_ns += fair->cores[core].unknown_ns;
 	}
-	for (size_t i = 0; i < fair->presence_count; i++) {
-		uint32_t identity = (uint32_t)(fair->presence[i] >> 32);
-		uint32_t core = (uint32_t)fair->presence[i];
-
-		fair->identities[identity].doubt_ns += fair->cores[core].unknown_ns;
-	}
+	/* Any identity may have had a task in any time not known (a CPU unobserved, a task's
+	 * cookie unknown): the doubt is all of it. */
+	for (size_t i = 0; i < fair->identity_count; i++)
+		fair->identities[i].doubt_ns = fair->unknown_ns;
 	fair->finding_count = 0;
 	fair->undecided_count = 0;
 	for (size_t i = 0; i < fair->identity_count; i++) {
@@ -391,7 +373,6 @@ void ca_fairness_init(struct ca_fairness *fair, double max_unfairness_pct)
 	fair->max_unfairness_pct = max_unfairness_pct;
 	ca_keymap_init(&fair->identity_map);
 	ca_keymap_init(&fair->pair_map);
-	ca_keymap_init(&fair->presence_map);
 	ca_pidmap_init(&fair->task_map);
 }
 
@@ -402,12 +383,10 @@ void ca_fairness_free(struct ca_fairness *fair)
 	free(fair->cores);
 	free(fair->identities);
 	free(fair->pairs);
-	free(fair->presence);
 	free(fair->tasks);
 	free(fair->scratch);
 	ca_keymap_free(&fair->identity_map);
 	ca_keymap_free(&fair->pair_map);
-	ca_keymap_free(&fair->presence_map);
 	ca_pidmap_free(&fair->task_map);
 	ca_fairness_init(fair, fair->max_unfairness_pct);
 }
@@ -429,18 +408,38 @@ double ca_fairness_unfairness_doubted(const struct ca_fair_identity *id)
 	return short_pct(id->fair_ns, (double)id->received_ns + (double)id->doubt_ns);
 }
 
-static bool is_judged(const struct ca_fairness *fair, const struct ca_fair_identity *id)
+static bool is_judged(const struct ca_fairness *fair, double fair_ns)
 {
-	return fair->max_unfairness_pct >= 0 && id->fair_ns >= (double)CA_FAIRNESS_FLOOR_NS;
+	return fair->max_unfairness_pct >= 0 && fair_ns >= (double)CA_FAIRNESS_FLOOR_NS;
 }
 
 bool ca_fairness_is_finding(const struct ca_fairness *fair, const struct ca_fair_identity *id)
 {
-	return is_judged(fair, id) && ca_fairness_unfairness_doubted(id) > fair->max_unfairness_pct;
+	return is_judged(fair, id->fair_ns) &&
+	       ca_fairness_unfairness_doubted(id) > fair->max_unfairness_pct;
+}
+
+/*
+ * Past the threshold over the known time, or it could be: in time not known
+ * the identity may have competed with one other (half of it its share) and
+ * received none.
+ */
+double ca_fairness_unfairness_worst(const struct ca_fair_identity *id)
+{
+	return short_pct(id->fair_ns + (double)id->doubt_ns / 2, (double)id->received_ns);
 }
 
 bool ca_fairness_is_undecided(const struct ca_fairness *fair, const struct ca_fair_identity *id)
 {
-	return is_judged(fair, id) && ca_fairness_unfairness(id) > fair->max_unfairness_pct &&
-	       !ca_fairness_is_finding(fair, id);
+	if (ca_fairness_is_finding(fair, id))
+		return false;
+	return (is_judged(fair, id->fair_ns) &&
+		ca_fairness_unfairness(id) > fair->max_unfairness_pct) ||
+	       (is_judged(fair, id->fair_ns + (double)id->doubt_ns / 2) &&
+		ca_fairness_unfairness_worst(id) > fair->max_unfairness_pct);
+}
+
+bool ca_fairness_unknown_undecided(const struct ca_fairness *fair)
+{
+	return is_judged(fair, (double)fair->unknown_ns / 2);
 }

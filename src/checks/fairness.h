@@ -20,8 +20,9 @@
  * runs--> OTHER (the stretch closes).  Per identity the check fails with
  * --max-unfairness PCT when it received less than (100 - PCT) % of a fair
  * share of at least CA_FAIRNESS_FLOOR_NS even if it had received all the
- * time not known on the cores it competed on (its doubt); short of that only
- * over the known time, the identity is undecided (the audit inconclusive).
+ * time not known (its doubt: any core's, as its tasks may have been anywhere
+ * then); when it is short only over the known time, or would be had the time
+ * not known gone against it, it is undecided (the audit inconclusive).
  */
 #ifndef CA_CHECKS_FAIRNESS_H
 #define CA_CHECKS_FAIRNESS_H
@@ -42,7 +43,7 @@ struct ca_fair_identity {
 	double fair_ns;			/* its shares of contended core time */
 	uint64_t competed_ns;		/* contended core time it had a task runnable in */
 	uint64_t received_ns;		/* of that, time a task of it ran */
-	uint64_t doubt_ns;		/* time not known on the cores it competed on */
+	uint64_t doubt_ns;		/* time not known (any core's): it may have been its */
 	uint64_t longest_wait_ns;	/* the longest stretch one task of it waited */
 	int longest_wait_pid;
 	int longest_wait_cpu;
@@ -92,10 +93,6 @@ struct ca_fairness {
 	struct ca_fair_pair *pairs;
 	size_t pair_count;
 	size_t pair_room;
-	struct ca_keymap presence_map;	/* ca_keymap_pair(identity, core): it competed there */
-	uint64_t *presence;		/* those keys, in order */
-	size_t presence_count;
-	size_t presence_room;
 	struct ca_pidmap task_map;	/* pid -> index into tasks */
 	struct ca_fair_task *tasks;
 	size_t task_count;
@@ -119,10 +116,26 @@ double ca_fairness_unfairness(const struct ca_fair_identity *id);
 /** ca_fairness_unfairness_doubted() - the same, had @id received its doubt too */
 double ca_fairness_unfairness_doubted(const struct ca_fair_identity *id);
 
+/**
+ * ca_fairness_unfairness_worst() - the same, had @id competed in its doubt
+ * with one other identity and received none of it
+ */
+double ca_fairness_unfairness_worst(const struct ca_fair_identity *id);
+
 /** ca_fairness_is_finding() - whether @id fails the threshold of @fair, doubt and all */
 bool ca_fairness_is_finding(const struct ca_fairness *fair, const struct ca_fair_identity *id);
 
-/** ca_fairness_is_undecided() - whether @id fails it over the known time only */
+/**
+ * ca_fairness_is_undecided() - whether @id, not a finding, fails it over the
+ * known time, or could have had the time not known gone against it
+ */
 bool ca_fairness_is_undecided(const struct ca_fairness *fair, const struct ca_fair_identity *id);
+
+/**
+ * ca_fairness_unknown_undecided() - whether the time not known is enough for
+ * a cookie never seen (its tasks' cookie unknown) to fall short of a share
+ * that is judged
+ */
+bool ca_fairness_unknown_undecided(const struct ca_fairness *fair);
 
 #endif

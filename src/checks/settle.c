@@ -65,17 +65,36 @@ static void compact(struct ca_settle *q)
 		q->intervals[i].first -= items_from;
 }
 
+/* Up to when every CPU of @core has shown events: no stretch found later starts before. */
+static uint64_t settled_until(const struct ca_state *state, int core)
+{
+	uint64_t until = UINT64_MAX;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+		uint64_t last = c->has_events ? c->last_ts : 0;
+
+		until = last < until ? last : until;
+	}
+	return until;
+}
+
 void ca_settle_run(struct ca_settle *q, const struct ca_state *state, int core, bool is_final,
 		   ca_settle_apply_fn apply, void *ctx)
 {
 	while (q->head < q->interval_count) {
 		const struct ca_settle_interval *in = &q->intervals[q->head];
-		uint64_t observed;
+		uint64_t observed, upto = in->to;
 
-		if (!is_final && q->interval_count - q->head <= CA_SETTLE_MAX_WAITING &&
-		    !ca_state_core_settled(state, core, in->to))
-			break;
-		observed = ca_state_core_observed_ns(state, core, in->from, in->to);
+		if (!is_final && !ca_state_core_settled(state, core, in->to)) {
+			if (q->interval_count - q->head <= CA_SETTLE_MAX_WAITING)
+				break;
+			/* Too many waiting: the part a CPU has not shown events past counts as not
+			 * observed (a stretch found later would start at its last event). */
+			upto = settled_until(state, core);
+			upto = upto < in->from ? in->from : upto < in->to ? upto : in->to;
+		}
+		observed = ca_state_core_observed_ns(state, core, in->from, upto);
 		for (size_t i = 0; i < in->count; i++)
 			apply(ctx, q->items + (in->first + i) * q->item_size, observed,
 			      in->to - in->from, in);

@@ -10,7 +10,7 @@
  * has settled past an interval, ca_settle_run() hands each item the
  * interval's observed length and the length it had.  The queue is bounded:
  * past CA_SETTLE_MAX_WAITING intervals on a core, the oldest settles on what
- * is known then.
+ * is known then, the part past some CPU's last event counted as not observed.
  */
 #ifndef CA_CHECKS_SETTLE_H
 #define CA_CHECKS_SETTLE_H

@@ -192,6 +192,8 @@ static int prepare_prctl(struct ca_state *state, int caller_pid, const struct ca
 {
 	int target_pid = call->arg3 ? (int)call->arg3 : caller_pid;
 
+	if (call->arg3 < 0 || call->arg3 >= CA_PID_LIMIT || caller_pid <= 0)
+		return 0;	/* no task has that pid: a damaged event (the kernel says ESRCH) */
 	if (!ca_tasks_get(&state->tasks, caller_pid) || !ca_tasks_get(&state->tasks, target_pid))
 		return -ENOMEM;
 	state->prctl_calls++;

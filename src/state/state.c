@@ -162,6 +162,13 @@ bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid)
 	return task && c->uncertain_to && task->queued_ts <= c->uncertain_to;
 }
 
+bool ca_state_queued_before_any_gap(const struct ca_state *state, int pid)
+{
+	const struct ca_task *task = ca_tasks_lookup(&state->tasks, pid);
+
+	return task && state->uncertain_to && task->queued_ts <= state->uncertain_to;
+}
+
 uint64_t ca_state_core_known_until(const struct ca_state *state, int core, uint64_t start,
 				   uint64_t ts)
 {
@@ -308,6 +315,8 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		c->missed_switches++;
 		c->uncertain_from = c->last_ts;
 		c->uncertain_to = ev->ts;
+		state->uncertain_to = ev->ts;
+		c->is_in_switch_tail = false;
 		ca_coverage_add(&c->coverage, &(struct ca_stretch){
 			.from = c->last_ts, .to = ev->ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
 	}
@@ -477,6 +486,9 @@ static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t 
 	c = &state->cpus[cpu];
 	c->uncertain_from = from;
 	c->uncertain_to = ts;
+	if (ts > state->uncertain_to)
+		state->uncertain_to = ts;
+	c->is_in_switch_tail = false;	/* whatever left before the gap is not its tail */
 	if (c->run == CA_CPU_UNKNOWN)
 		return;
 	state_begin_core(state, core, ts);

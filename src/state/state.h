@@ -84,6 +84,7 @@ struct ca_state {
 	bool assume_unknown_cookie_zero;
 	uint64_t first_ts;
 	uint64_t last_ts;
+	uint64_t uncertain_to;	/* the latest end of any CPU's unknown stretch */
 	bool has_events;
 	uint64_t next_prctl_cookie;
 	uint64_t prctl_calls;
@@ -186,6 +187,12 @@ bool ca_state_cookie_in_flight(const struct ca_state *state, int pid);
  *                                stretch: it may have left the queue unseen
  */
 bool ca_state_queued_before_gap(const struct ca_state *state, int cpu, int pid);
+
+/**
+ * ca_state_queued_before_any_gap() - whether @pid was queued before (or in)
+ * the last unknown stretch of any CPU: another CPU may have taken it unseen
+ */
+bool ca_state_queued_before_any_gap(const struct ca_state *state, int pid);
 
 bool ca_state_core_unobserved(const struct ca_state *state, int core, uint64_t from,
 			      uint64_t to, bool has_causes);

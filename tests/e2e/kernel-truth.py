@@ -18,8 +18,17 @@ LOST = re.compile(r'^CPU:(\d+) \[(?:LOST \d+ EVENTS|EVENTS DROPPED)\]')
 SWITCH = re.compile(r'^(?:.*?):(\d+) \[-?\d+\] \S+ ==> (?:.*?):(\d+) \[')
 
 
+# The events coreaudit reads (src/util/event.c); an hrtimer only when it is the tick's.
+READ = {'sched_switch', 'sched_wakeup', 'sched_wakeup_new', 'sched_migrate_task',
+        'sched_process_fork', 'sched_process_exit', 'sched_process_exec', 'cpu_idle',
+        'ipi_send_cpu', 'ipi_send_cpumask', 'local_timer_entry', 'hrtimer_expire_entry',
+        'sys_enter_prctl', 'sys_exit_prctl', 'irq_handler_entry', 'irq_handler_exit',
+        'softirq_entry', 'softirq_exit', 'sys_enter', 'sys_exit', 'print', 'cs_switch'}
+
+
 def events(path, cpus):
-    """(cpu, ts, event, common_pid, rest), and (cpu, None, 'lost', ...) for lost events."""
+    """(cpu, ts, event, common_pid, rest) of the events coreaudit reads, and
+    (cpu, None, 'lost', ...) for lost events."""
     with open(path, errors='replace') as report:
         for line in report:
             lost = LOST.match(line)
@@ -27,7 +36,9 @@ def events(path, cpus):
                 yield int(lost.group(1)), None, 'lost', -1, ''
                 continue
             m = LINE.match(line)
-            if m and int(m.group(3)) in cpus:
+            if m and m.group(6) == 'hrtimer_expire_entry' and 'function=tick_' not in m.group(7):
+                continue
+            if m and int(m.group(3)) in cpus and m.group(6) in READ:
                 ts = int(m.group(4)) * 10**9 + int(m.group(5).ljust(9, '0')[:9])
                 yield int(m.group(3)), ts, m.group(6), int(m.group(2)), m.group(7)
 

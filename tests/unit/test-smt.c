@@ -221,6 +221,44 @@ START_TEST(test_fairness_gap_found_later)
 }
 END_TEST
 
+/*
+ * B waits 40 ms beside A (cookie 2: 20 ms owed, none received), runs briefly
+ * and sleeps; CPU1 then shows nothing until lost events and B switching out
+ * at 300 ms, while A and A2 (one cookie, no contention) take turns on CPU0.
+ * B may have run all that time: the unobserved 259 ms is its doubt, so no
+ * finding (it was 5 ms when uncontended intervals were not held to settle,
+ * and cookie 2 failed at 75 % short).
+ */
+START_TEST(test_fairness_gap_in_uncontended_time)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+	const struct ca_fair_identity *two;
+
+	a_beside_idle(&t);
+	sc_wakeup(&t, 0, S + 1 * MS, A, B, 1);
+	sc_switch(&t, 0, S + 41 * MS, A, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, S + 41 * MS, 0, "R", B, false, 0, 0);
+	sc_switch(&t, 1, S + 41 * MS + 100 * US, B, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, S + 45 * MS, 0, "R", A, false, 0, 0);
+	sc_wakeup(&t, 0, S + 46 * MS, A, A2, 0);
+	for (int k = 1; k <= 9; k++)
+		sc_switch(&t, 0, S + (50 + 25 * k) * MS, k % 2 ? A : A2, "R", k % 2 ? A2 : A,
+			  false, 0, 0);
+	trace_raw(&t, "CPU:1 [5 EVENTS DROPPED]");
+	sc_switch(&t, 1, S + 300 * MS, B, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, S + 301 * MS, A2, "S", 0, false, 0, 0);
+	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
+	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
+	ck_assert(fabs(two->fair_ns - 20.0 * MS) < 1);
+	ck_assert_uint_eq(two->received_ns, 0);
+	ck_assert_uint_ge(two->doubt_ns, 258 * MS);
+	ck_assert(ca_fairness_is_undecided(&audit.pipeline->fairness, two));
+	ca_audit_free(&audit);
+}
+END_TEST
+
 /* A wakeup of pid 0 (a damaged line) queues no idle task to be owed a share. */
 START_TEST(test_fairness_no_ghost_idle_task)
 {
@@ -439,6 +477,7 @@ Suite *smt_suite(void)
 	tcase_add_test(tc, test_fairness_core);
 	tcase_add_test(tc, test_max_unfairness);
 	tcase_add_test(tc, test_fairness_gap_found_later);
+	tcase_add_test(tc, test_fairness_gap_in_uncontended_time);
 	tcase_add_test(tc, test_fairness_no_ghost_idle_task);
 	tcase_add_test(tc, test_fairness_unknown_is_doubt);
 	tcase_add_test(tc, test_capacity_machine);
