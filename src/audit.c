@@ -676,23 +676,24 @@ static void judge_fairness_undecided(struct ca_audit *audit)
 	const struct ca_fair_identity *worst;
 	char d[32], name[96];
 
-	if (!fair->undecided_count) {
-		if (ca_fairness_unknown_undecided(fair))
-			ca_reason_measure(add_reason(audit, "fairness: %s of core time not known (a "
-						     "CPU unobserved, a task's %s unknown): a %s "
-						     "there may have fallen short of %g%% under its "
-						     "fair share", ca_format_duration(fair->unknown_ns,
-						     d, sizeof(d)), kind, kind, fair->max_unfairness_pct),
-					  "fairness", (double)fair->unknown_ns, "ns");
-		return;
+	if (!fair->undecided_count && ca_fairness_unknown_undecided(fair)) {
+		ca_format_duration(fair->unknown_ns, d, sizeof(d));
+		ca_reason_measure(add_reason(audit, "fairness: %s of core time not known (a CPU "
+					     "unobserved, a task's %s unknown): a %s there may "
+					     "have fallen short of %g%% under its fair share", d,
+					     kind, kind, fair->max_unfairness_pct),
+				  "fairness", (double)fair->unknown_ns, "ns");
 	}
+	if (!fair->undecided_count)
+		return;
 	worst = most_short(fair, ca_fairness_is_undecided, ca_fairness_unfairness_worst);
 	name_identity(audit, worst->value, name, sizeof(name));
 	ca_reason_measure(add_reason(audit, "%zu %s%s may be more than %g%% short of a fair "
 				     "share, as the %s of core time not known went: the worst, %s "
 				     "(task %d), %.1f%% short over the known time, from %.1f%% to "
 				     "%.1f%% with it", fair->undecided_count, kind,
-				     fair->undecided_count == 1 ? "" : "s", fair->max_unfairness_pct,
+				     fair->undecided_count == 1 ? "" : "s",
+				     fair->max_unfairness_pct,
 				     ca_format_duration(worst->doubt_ns, d, sizeof(d)), name,
 				     worst->example_pid, ca_fairness_unfairness(worst),
 				     ca_fairness_unfairness_doubted(worst),

@@ -155,7 +155,8 @@ static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, i
 	if (what < 0)
 		return;
 	add_item(exp, c, (struct ca_exposure_item){ .kind = ITEM_IN_KERNEL, .what = what });
-	if (!is_known || is_unknown_beside(state, core, cpu))	/* beside whom, not (all) known */
+	/* Beside whom, not (all) known. */
+	if (!is_known || is_unknown_beside(state, core, cpu))
 		add_item(exp, c, (struct ca_exposure_item){ .kind = ITEM_UNKNOWN, .what = what });
 	if (!is_known)
 		return;
@@ -270,7 +271,7 @@ static void exposure_advance(struct ca_check *check, const struct ca_state *stat
 
 	ca_settle_run(&c->waiting, state, core, false, apply_item, exp);
 	if (c->has_last && ts > last) {
-		/* Windows: a CPU whose last stretch turned out unobserved, known up to its start. */
+		/* Windows: a CPU whose last stretch turned out unobserved, known to its start. */
 		uint64_t until = ca_state_core_known_until(state, core, last, ts);
 
 		account_core(exp, state, core, last, ts);

@@ -115,7 +115,8 @@ static int gather(struct ca_fairness *fair, const struct ca_state *state, int co
 		const struct ca_cpu *c = &state->cpus[cpu];
 
 		*is_unknown |= c->run == CA_CPU_UNKNOWN;
-		if (c->run == CA_CPU_TASK && (ret = note_identity(fair, state, c->pid, true, &count)) == -1)
+		if (c->run == CA_CPU_TASK &&
+		    (ret = note_identity(fair, state, c->pid, true, &count)) == -1)
 			*is_unknown = true;
 		for (int q = 0; q < c->queued_count && ret != -2; q++) {
 			/* A task queued before a gap (any CPU's) may have left unseen. */
@@ -266,7 +267,8 @@ static void cut_waits(struct ca_fairness *fair, const struct ca_state *state, in
 		    id->longest_wait_start + id->longest_wait_ns <= from ||
 		    id->longest_wait_start >= to)
 			continue;
-		id->longest_wait_ns = id->longest_wait_start < from ? from - id->longest_wait_start : 0;
+		id->longest_wait_ns = id->longest_wait_start < from ?
+				      from - id->longest_wait_start : 0;
 	}
 }
 

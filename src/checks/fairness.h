@@ -64,7 +64,7 @@ struct ca_fair_task {			/* an open wait stretch */
 
 /* A figure an interval adds its observed length to (fairness.c). */
 struct ca_fair_item {
-	uint8_t kind;			/* a share, a pair's wait, the interval's unobserved part */
+	uint8_t kind;			/* a share, a pair's wait, or the unobserved part */
 	bool runs;			/* a share's: a task of it ran */
 	uint32_t identity;		/* a share's, a pair's waiting one */
 	uint32_t other;			/* a share's m, a pair's running identity */

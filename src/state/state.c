@@ -123,7 +123,8 @@ uint64_t ca_state_core_observed_ns(const struct ca_state *state, int core, uint6
 	uint64_t at = from, unobserved = 0;
 
 	for (int i = 0; i < count; i++) {
-		const struct ca_cpu_coverage *cov = &state->cpus[state->topo.siblings[core][i]].coverage;
+		int cpu = state->topo.siblings[core][i];
+		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
 
 		if (cov->has_lost_spans)
 			return 0;
@@ -147,7 +148,9 @@ uint64_t ca_state_core_observed_ns(const struct ca_state *state, int core, uint6
 			break;
 		next[which]++;
 		if (first->to > at && at < to) {
-			unobserved += (first->to < to ? first->to : to) - (first->from > at ? first->from : at);
+			uint64_t start = first->from > at ? first->from : at;
+
+			unobserved += (first->to < to ? first->to : to) - start;
 			at = first->to;
 		}
 	}
@@ -433,7 +436,8 @@ static int apply_wakeup(struct ca_state *state, const struct ca_event *ev)
 
 static int apply_migrate(struct ca_state *state, const struct ca_event *ev)
 {
-	struct ca_task *task = ev->migrate.pid > 0 ? ca_tasks_find(&state->tasks, ev->migrate.pid) : NULL;
+	struct ca_task *task = ev->migrate.pid > 0 ?
+			       ca_tasks_find(&state->tasks, ev->migrate.pid) : NULL;
 	int dest = ev->migrate.dest_cpu;
 
 	/* Only a queued task moves between queues; a waking one is placed by its wakeup. */

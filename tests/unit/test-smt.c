@@ -259,6 +259,38 @@ START_TEST(test_fairness_gap_in_uncontended_time)
 }
 END_TEST
 
+/*
+ * Cores "0,1 2,3": B queued on idle CPU1 beside A for 40 ms, while CPU2, on
+ * the other core, loses events at 10 ms.  CPU2 may have pulled B and run it
+ * unseen (its migration lost with the rest): B is not owed a share from then.
+ */
+START_TEST(test_fairness_queued_before_other_gap)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_marker(&t, 2, T0, 0, "coreaudit-cookie pid=301 cookie=0x3");
+	sc_marker(&t, 2, T0, 0, "coreaudit-cookie pid=302 cookie=0x3");
+	a_beside_idle(&t);
+	sc_switch(&t, 2, S, 0, "R", 301, false, 0, 0);
+	sc_switch(&t, 3, S, 0, "R", 302, false, 0, 0);
+	sc_wakeup(&t, 0, S + 1 * MS, A, B, 1);
+	trace_raw(&t, "CPU:2 [5 EVENTS DROPPED]");
+	sc_switch(&t, 2, S + 10 * MS, 301, "S", 0, false, 0, 0);
+	sc_switch(&t, 0, S + 41 * MS, A, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, S + 41 * MS, 0, "R", B, false, 0, 0);
+	sc_switch(&t, 1, S + 45 * MS, B, "S", 0, false, 0, 0);
+	sc_switch(&t, 3, S + 45 * MS, 302, "S", 0, false, 0, 0);
+	test_options(&opts, "0,1 2,3");
+	opts.max_unfairness_pct = 40;	/* B owed 20 ms, 10 ms of doubt: 50 % short, were it owed */
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /* A wakeup of pid 0 (a damaged line) queues no idle task to be owed a share. */
 START_TEST(test_fairness_no_ghost_idle_task)
 {
@@ -478,6 +510,7 @@ Suite *smt_suite(void)
 	tcase_add_test(tc, test_max_unfairness);
 	tcase_add_test(tc, test_fairness_gap_found_later);
 	tcase_add_test(tc, test_fairness_gap_in_uncontended_time);
+	tcase_add_test(tc, test_fairness_queued_before_other_gap);
 	tcase_add_test(tc, test_fairness_no_ghost_idle_task);
 	tcase_add_test(tc, test_fairness_unknown_is_doubt);
 	tcase_add_test(tc, test_capacity_machine);
