@@ -135,17 +135,16 @@ static int beside_cpu(const struct ca_state *state, int core, int cpu, bool is_i
 
 enum { ITEM_IN_KERNEL, ITEM_EXPOSED, ITEM_UNKNOWN, ITEM_PAIR };
 
-static void add_item(struct ca_exposure *exp, struct ca_exposure_core *c,
-		     struct ca_exposure_item item)
+static void add_item(struct ca_exposure *exp, struct ca_settle *q, struct ca_exposure_item item)
 {
-	if (ca_settle_add(&c->waiting, &item))
+	if (ca_settle_add(q, &item))
 		exp->base.error = -ENOMEM;
 }
 
 /* @cpu's state, constant over the core's newest interval: its items, per sibling beside it. */
 static void account_cpu(struct ca_exposure *exp, const struct ca_state *state, int core, int cpu)
 {
-	struct ca_exposure_core *c = &exp->cores[core];
+	struct ca_settle *c = &exp->waiting[core];
 	uint64_t inside, beside;
 	int64_t number;
 	bool is_known;
@@ -251,38 +250,29 @@ static void refresh_window(struct ca_exposure *exp, const struct ca_state *state
 static void account_core(struct ca_exposure *exp, const struct ca_state *state, int core,
 			 uint64_t from, uint64_t to)
 {
-	struct ca_exposure_core *c = &exp->cores[core];
-
-	if (ca_settle_begin(&c->waiting, from, to)) {
+	if (ca_settle_begin(&exp->waiting[core], from, to)) {
 		exp->base.error = -ENOMEM;
 		return;
 	}
 	for (int i = 0; i < state->topo.sibling_count[core]; i++)
 		account_cpu(exp, state, core, state->topo.siblings[core][i]);
-	ca_settle_end(&c->waiting);
+	ca_settle_end(&exp->waiting[core]);
 }
 
 static void exposure_advance(struct ca_check *check, const struct ca_state *state, int core,
 			     uint64_t ts)
 {
 	struct ca_exposure *exp = to_exposure(check);
-	struct ca_exposure_core *c = &exp->cores[core];
-	uint64_t last = c->last_ts;
+	uint64_t last, until;
 
-	ca_settle_run(&c->waiting, state, core, false, apply_item, exp);
-	if (c->has_last && ts > last) {
-		/* Windows: a CPU whose last stretch turned out unobserved, known to its start. */
-		uint64_t until = ca_state_core_known_until(state, core, last, ts);
-
-		account_core(exp, state, core, last, ts);
-		for (int i = 0; i < state->topo.sibling_count[core]; i++)
-			if (exp->cpus[state->topo.siblings[core][i]].is_open && until > last)
-				exp->cpus[state->topo.siblings[core][i]].open.end = until;
-	}
-	if (!c->has_last || ts > last) {
-		c->last_ts = ts;
-		c->has_last = true;
-	}
+	if (!ca_settle_advance(&exp->waiting[core], state, core, ts, apply_item, exp, &last))
+		return;
+	account_core(exp, state, core, last, ts);
+	/* Windows: a CPU whose last stretch turned out unobserved, known to its start. */
+	until = ca_state_core_known_until(state, core, last, ts);
+	for (int i = 0; until > last && i < state->topo.sibling_count[core]; i++)
+		if (exp->cpus[state->topo.siblings[core][i]].is_open)
+			exp->cpus[state->topo.siblings[core][i]].open.end = until;
 }
 
 static void exposure_update(struct ca_check *check, const struct ca_state *state, int core,
@@ -367,7 +357,7 @@ static void exposure_finish(struct ca_check *check, const struct ca_state *state
 
 	(void)end_ts;
 	for (int core = 0; core < exp->core_count; core++)
-		ca_settle_run(&exp->cores[core].waiting, state, core, true, apply_item, exp);
+		ca_settle_run(&exp->waiting[core], state, core, true, apply_item, exp);
 	for (size_t cpu = 0; cpu < exp->cpu_count; cpu++)
 		close_window(exp, &exp->cpus[cpu]);
 }
@@ -379,10 +369,10 @@ static int exposure_setup(struct ca_check *check, const struct ca_state *state)
 	exp->cpu_count = state->cpu_count;
 	exp->cpus = calloc(exp->cpu_count, sizeof(*exp->cpus));
 	exp->core_count = state->topo.core_count;
-	exp->cores = calloc(exp->core_count, sizeof(*exp->cores));
-	for (int core = 0; exp->cores && core < exp->core_count; core++)
-		ca_settle_init(&exp->cores[core].waiting, sizeof(struct ca_exposure_item));
-	return exp->cpus && exp->cores ? 0 : -ENOMEM;
+	exp->waiting = calloc(exp->core_count, sizeof(*exp->waiting));
+	for (int core = 0; exp->waiting && core < exp->core_count; core++)
+		ca_settle_init(&exp->waiting[core], sizeof(struct ca_exposure_item));
+	return exp->cpus && exp->waiting ? 0 : -ENOMEM;
 }
 
 int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
@@ -406,9 +396,9 @@ int ca_exposure_init(struct ca_exposure *exp, size_t list_limit)
 void ca_exposure_free(struct ca_exposure *exp)
 {
 	free(exp->cpus);
-	for (int core = 0; exp->cores && core < exp->core_count; core++)
-		ca_settle_free(&exp->cores[core].waiting);
-	free(exp->cores);
+	for (int core = 0; exp->waiting && core < exp->core_count; core++)
+		ca_settle_free(&exp->waiting[core]);
+	free(exp->waiting);
 	free(exp->syscalls);
 	free(exp->pairs);
 	free(exp->list);

@@ -72,18 +72,11 @@ struct ca_exposure_item {
 	uint64_t beside;
 };
 
-/* A core's last change, and its intervals waiting to settle (settle.h). */
-struct ca_exposure_core {
-	uint64_t last_ts;
-	bool has_last;
-	struct ca_settle waiting;	/* of struct ca_exposure_item */
-};
-
 struct ca_exposure {
 	struct ca_check base;
 	struct ca_exposure_cpu *cpus;	/* [cpu_count] */
 	size_t cpu_count;
-	struct ca_exposure_core *cores;	/* [core_count] */
+	struct ca_settle *waiting;	/* [core_count]: intervals to settle, of items */
 	int core_count;
 	uint64_t events;		/* kernel entries and exits seen */
 	uint64_t in_kernel_ns[CA_KERNEL_WHAT_COUNT];	/* CPU time in the kernel, a task's */

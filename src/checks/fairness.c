@@ -303,33 +303,20 @@ static void apply_item(void *ctx, const void *it, uint64_t observed, uint64_t le
 	}
 }
 
-static void settle_core(struct ca_fairness *fair, const struct ca_state *state, int core,
-			bool is_final)
-{
-	struct settling s = { fair, state, core };
-
-	ca_settle_run(&fair->cores[core].waiting, state, core, is_final, apply_item, &s);
-}
-
 static void fairness_advance(struct ca_check *check, const struct ca_state *state, int core,
 			     uint64_t ts)
 {
 	struct ca_fairness *fair = to_fairness(check);
-	struct ca_fair_core *c = &fair->cores[core];
+	struct settling s = { fair, state, core };
+	uint64_t last, until;
 
-	settle_core(fair, state, core, false);
-	if (c->has_last && ts > c->last_ts) {
-		/* A CPU whose last stretch turned out unobserved: known up to its start. */
-		uint64_t until = ca_state_core_known_until(state, core, c->last_ts, ts);
-
-		if (until > c->last_ts)
-			account_core(fair, state, core, c->last_ts, until);
-		c->unknown_ns += ts - until;
-	}
-	if (!c->has_last || ts > c->last_ts) {
-		c->last_ts = ts;
-		c->has_last = true;
-	}
+	if (!ca_settle_advance(&fair->cores[core].waiting, state, core, ts, apply_item, &s, &last))
+		return;
+	/* A CPU whose last stretch turned out unobserved: known up to its start. */
+	until = ca_state_core_known_until(state, core, last, ts);
+	if (until > last)
+		account_core(fair, state, core, last, until);
+	fair->cores[core].unknown_ns += ts - until;
 }
 
 static void fairness_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)
@@ -339,7 +326,9 @@ static void fairness_finish(struct ca_check *check, const struct ca_state *state
 	(void)end_ts;
 	fair->unknown_ns = 0;
 	for (int core = 0; core < fair->core_count; core++) {
-		settle_core(fair, state, core, true);
+		struct settling s = { fair, state, core };
+
+		ca_settle_run(&fair->cores[core].waiting, state, core, true, apply_item, &s);
 		fair->unknown_ns += fair->cores[core].unknown_ns;
 	}
 	/* Any identity may have had a task in any time not known (a CPU unobserved, a task's

@@ -71,8 +71,6 @@ struct ca_fair_item {
 };
 
 struct ca_fair_core {
-	uint64_t last_ts;		/* the core's last change */
-	bool has_last;
 	struct ca_settle waiting;	/* intervals not yet settled, of struct ca_fair_item */
 	uint64_t unknown_ns;		/* its time not known, settled */
 	uint64_t broken_to;		/* waits that began before this crossed a gap */

@@ -105,3 +105,17 @@ void ca_settle_run(struct ca_settle *q, const struct ca_state *state, int core, 
 	else if (q->head > COMPACT_AFTER && q->head > q->interval_count / 2)
 		compact(q);
 }
+
+bool ca_settle_advance(struct ca_settle *q, const struct ca_state *state, int core, uint64_t ts,
+		       ca_settle_apply_fn apply, void *ctx, uint64_t *from)
+{
+	bool is_new = q->has_last && ts > q->last_ts;
+
+	ca_settle_run(q, state, core, false, apply, ctx);
+	*from = q->last_ts;
+	if (!q->has_last || ts > q->last_ts) {
+		q->last_ts = ts;
+		q->has_last = true;
+	}
+	return is_new;
+}

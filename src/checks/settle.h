@@ -30,6 +30,8 @@ struct ca_settle_interval {
 };
 
 struct ca_settle {
+	uint64_t last_ts;		/* the core's last change: where its next interval starts */
+	bool has_last;
 	size_t item_size;
 	struct ca_settle_interval *intervals;	/* [head, interval_count): waiting */
 	size_t head;
@@ -62,5 +64,14 @@ void ca_settle_end(struct ca_settle *q);
  */
 void ca_settle_run(struct ca_settle *q, const struct ca_state *state, int core, bool is_final,
 		   ca_settle_apply_fn apply, void *ctx);
+
+/**
+ * ca_settle_advance() - @core changes at @ts: what has settled goes to
+ * @apply, and @ts is the core's last change from now on
+ * Return: true with *@from the change before, when [*@from, @ts) is a new
+ * interval for the caller to account (ca_settle_begin() ... ca_settle_end())
+ */
+bool ca_settle_advance(struct ca_settle *q, const struct ca_state *state, int core, uint64_t ts,
+		       ca_settle_apply_fn apply, void *ctx, uint64_t *from);
 
 #endif

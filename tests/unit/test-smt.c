@@ -48,22 +48,30 @@ static void shared_core(struct trace_text *t, uint64_t u)
 	sc_switch(t, 0, S + 14 * u, 0, "R", A, false, 0, 0);
 }
 
+/* The audit of @t on "0,1" with @reports and --max-unfairness @pct; @t freed. */
+static enum ca_result audit_one_core(struct ca_audit *audit, struct trace_text *t,
+				     unsigned int reports, double pct)
+{
+	struct ca_audit_options opts;
+	enum ca_result result;
+
+	test_options(&opts, "0,1");
+	opts.smt_reports = reports;
+	opts.max_unfairness_pct = pct;
+	result = audit_text(audit, t, &opts);
+	if (result == CA_RESULT_BAD_INPUT)
+		fprintf(stderr, "%s\n", audit->error);
+	trace_free(t);
+	return result;
+}
+
 static enum ca_result audit_shared(struct ca_audit *audit, uint64_t u, unsigned int reports,
 				   double max_unfairness_pct)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	enum ca_result result;
 
 	shared_core(&t, u);
-	test_options(&opts, "0,1");
-	opts.smt_reports = reports;
-	opts.max_unfairness_pct = max_unfairness_pct;
-	result = audit_text(audit, &t, &opts);
-	if (result == CA_RESULT_BAD_INPUT)
-		fprintf(stderr, "%s\n", audit->error);
-	trace_free(&t);
-	return result;
+	return audit_one_core(audit, &t, reports, max_unfairness_pct);
 }
 
 START_TEST(test_capacity_core)
@@ -153,21 +161,6 @@ START_TEST(test_max_unfairness)
 }
 END_TEST
 
-/* The audit of @t on "0,1" with --max-unfairness @pct; @t freed. */
-static enum ca_result audit_fairness(struct ca_audit *audit, struct trace_text *t, double pct)
-{
-	struct ca_audit_options opts;
-	enum ca_result result;
-
-	test_options(&opts, "0,1");
-	opts.max_unfairness_pct = pct;
-	result = audit_text(audit, t, &opts);
-	if (result == CA_RESULT_BAD_INPUT)
-		fprintf(stderr, "%s\n", audit->error);
-	trace_free(t);
-	return result;
-}
-
 /* The identity of cookie @value, or NULL. */
 static const struct ca_fair_identity *fair_identity(const struct ca_audit *audit, uint64_t value)
 {
@@ -211,7 +204,7 @@ START_TEST(test_fairness_gap_found_later)
 	sc_switch(&t, 1, S + 41 * MS, 0, "R", B, false, 0, 0);
 	sc_switch(&t, 1, S + 45 * MS, B, "S", 0, false, 0, 0);
 	sc_switch(&t, 0, S + 46 * MS, 0, "R", A, false, 0, 0);
-	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_one_core(&audit, &t, 0, 50), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
 	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
 	ck_assert(two->fair_ns < 1.0);
@@ -248,7 +241,7 @@ START_TEST(test_fairness_gap_in_uncontended_time)
 	trace_raw(&t, "CPU:1 [5 EVENTS DROPPED]");
 	sc_switch(&t, 1, S + 300 * MS, B, "S", 0, false, 0, 0);
 	sc_switch(&t, 0, S + 301 * MS, A2, "S", 0, false, 0, 0);
-	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_one_core(&audit, &t, 0, 50), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
 	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
 	ck_assert(fabs(two->fair_ns - 20.0 * MS) < 1);
@@ -302,7 +295,7 @@ START_TEST(test_fairness_no_ghost_idle_task)
 	sc_switch(&t, 1, S + 30 * MS, 0, "R", A2, false, 0, 0);
 	sc_switch(&t, 0, S + 40 * MS, A, "S", 0, false, 0, 0);
 	sc_switch(&t, 1, S + 40 * MS, A2, "S", 0, false, 0, 0);
-	ck_assert_int_eq(audit_fairness(&audit, &t, 0), CA_RESULT_PASS);
+	ck_assert_int_eq(audit_one_core(&audit, &t, 0, 0), CA_RESULT_PASS);
 	ck_assert_ptr_null(fair_identity(&audit, 0));
 	ck_assert_uint_eq(audit.pipeline->state.cpus[1].queued_count, 0);
 	ca_audit_free(&audit);
@@ -329,7 +322,7 @@ START_TEST(test_fairness_unknown_is_doubt)
 	sc_switch(&t, 1, S + 60 * MS, B, "S", 0, false, 0, 0);
 	sc_switch(&t, 0, S + 60 * MS, 0, "R", 301, false, 0, 0);
 	sc_switch(&t, 0, S + 61 * MS, 301, "S", 0, false, 0, 0);
-	ck_assert_int_eq(audit_fairness(&audit, &t, 50), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_one_core(&audit, &t, 0, 50), CA_RESULT_INCONCLUSIVE);
 	ck_assert_uint_eq(audit.pipeline->fairness.finding_count, 0);
 	ck_assert_uint_eq(audit.pipeline->fairness.undecided_count, 1);
 	ck_assert_ptr_nonnull(two = fair_identity(&audit, 2));
@@ -348,7 +341,6 @@ END_TEST
 START_TEST(test_capacity_from_zero)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
 	struct ca_audit audit;
 	const struct ca_capacity_core *c;
 
@@ -358,15 +350,12 @@ START_TEST(test_capacity_from_zero)
 	sc_switch(&t, 1, 0, 0, "R", A2, false, 0, 0);
 	sc_switch(&t, 0, 10 * MS, A, "S", 0, false, 0, 0);
 	sc_switch(&t, 1, 10 * MS, A2, "S", 0, false, 0, 0);
-	test_options(&opts, "0,1");
-	opts.smt_reports = CA_SMT_REPORT_CAPACITY;
-	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ck_assert_int_eq(audit_one_core(&audit, &t, CA_SMT_REPORT_CAPACITY, -1), CA_RESULT_PASS);
 	c = &audit.pipeline->capacity.cores[0];
 	ck_assert_uint_eq(c->known_ns, 10 * MS);
 	ck_assert_uint_eq(c->busy_ns[2], 10 * MS);
 	ck_assert_uint_eq(c->compatible_ns, 10 * MS);
 	ca_audit_free(&audit);
-	trace_free(&t);
 }
 END_TEST
 
