@@ -1082,7 +1082,8 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 		ret = setup_pipeline(run, topo);
 	if (!ret)
 		ret = is_handed_off(audit, source) ?
-		      ca_source_read_handoff(source, ca_stream_push, &run->stream) :
+		      ca_source_read_handoff(source, audit->opts.threads, ca_stream_push,
+					       &run->stream) :
 		      ca_source_read(source, ca_stream_push, &run->stream);
 	if (!ret)
 		ret = ca_stream_flush(&run->stream);

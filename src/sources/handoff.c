@@ -1,6 +1,6 @@
 /*
- * handoff.c - a source read on one thread while its events are decoded and
- * consumed on another, in the source's order (readers.h:
+ * handoff.c - a source read on one thread (or several) while its events are
+ * decoded and consumed on another, in the source's order (readers.h:
  * ca_source_read_handoff).
  *
  * The reading stays on the calling thread (libtracecmd runs where the
@@ -11,13 +11,23 @@
  * decoding's one lazy table, libtraceevent's function map, built on that
  * thread alone) and passes each event to the consumer (stream, state,
  * checks), one at a time, in order.  So the findings are those of one
- * thread, event for event, and the work splits about evenly: the reading
- * on one core, decoding and the checks on the other.  Other events (damage,
- * report text) cross over decoded.  Not for the live source, whose drains
- * call back into the audit between reads.
+ * thread, event for event.  Other events (damage, report text) cross over
+ * decoded.  Not for the live source, whose drains call back into the audit
+ * between reads.
+ *
+ * On many CPUs the merge of their streams is most of the reading (a binary
+ * heap's sift per event, bench/RESULTS.md).  A trace.dat that coreaudit's own
+ * reader reads (pages, zstd chunks: its own code, no library to guard) is
+ * then cut into parts by CPU (ca_source_parts_cut()): each part merged on a
+ * reader thread of its own into a lane (a ring of batches), and the worker
+ * merges the lanes by (timestamp, CPU), the order of the one merge of all
+ * CPUs, before it decodes.  Ties across lanes cannot happen (a CPU is in one
+ * part), and what came before every part (damage of CPUs with nothing
+ * readable) is marked to go first.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +42,7 @@
 #define BATCH_BYTES (BATCH_ITEMS * 96)	/* records average well under 96 bytes */
 #define BATCHES 8
 #define ALIGN 8
+#define CACHE_LINE 64
 
 /* One record or event of a batch; its bytes at @at in the batch's bytes. */
 struct item {
@@ -39,6 +50,7 @@ struct item {
 	int cpu;
 	int size;		/* of the record's data; -1: a decoded struct ca_event */
 	int missed;		/* the record's missed events */
+	bool is_first;		/* read before every part's events: merged first */
 	size_t at;
 };
 
@@ -50,24 +62,52 @@ struct batch {
 	size_t room;		/* grows for a record larger than BATCH_BYTES */
 };
 
+struct handoff;
+
+/*
+ * The batches of one reader: a ring it fills and the worker empties.  What
+ * each side touches per event sits on cache lines of its own: a line both
+ * write would cross between the cores on every event.
+ */
+struct lane {
+	/* The reader's. */
+	struct handoff *h;
+	struct batch *batches;		/* [BATCHES] */
+	size_t tail;			/* the one being filled */
+	bool is_prologue;		/* items taken now are marked is_first */
+	int index;			/* the part it reads */
+	pthread_t reader;		/* lanes 1..: a thread of their own */
+	int read_ret;
+	/* Both sides', under the lock. */
+	alignas(CACHE_LINE) size_t filled;	/* batches handed over, not yet consumed */
+	size_t head;			/* the next to consume */
+	bool is_read;			/* its reader is done: the last batch is handed over */
+	bool is_reader_waiting;		/* a signal only then: no futex call per batch */
+	pthread_cond_t has_room;	/* signalled to its waiting reader */
+	/* The worker's. */
+	alignas(CACHE_LINE) bool has_head;	/* the worker holds batches[head] */
+	size_t next;			/* the worker's next item there */
+};
+
 struct handoff {
 	pthread_mutex_t lock;
 	pthread_cond_t has_batch;	/* signalled to a waiting worker */
-	pthread_cond_t has_room;	/* signalled to a waiting reader */
-	bool is_worker_waiting;		/* a signal only then: no futex call per batch */
-	bool is_reader_waiting;
-	struct batch *batches;		/* a ring: [BATCHES] */
-	size_t filled;			/* batches handed over, not yet consumed */
-	size_t head;			/* the next to consume */
-	size_t tail;			/* the one being filled */
-	bool is_read;			/* the reader is done: the last batch is handed over */
+	pthread_cond_t has_go;		/* signalled as is_go or is_started is set */
+	bool is_go;			/* the lanes are known: the worker may merge them */
+	bool is_started;		/* every CPU's first event is found: readers may read */
+	int start_ret;			/* how that went: 0, or why nothing more is read */
+	bool is_worker_waiting;
 	int consumer_ret;		/* what the consumer returned to stop; 0 */
 	const struct ca_decoders *decoders;	/* NULL: every item is an event */
 	ca_event_fn fn;
 	void *ctx;
 	pthread_t worker;
-	bool has_worker;		/* started with the first full batch */
+	bool has_worker;		/* started with the first full batch, or the parts */
 	bool is_inline;			/* no thread to be had: the reader consumes */
+	struct ca_source_parts *parts;
+	int lane_count;			/* in use */
+	int lane_room;
+	struct lane lanes[];
 };
 
 /* One item through the consumer: a record decoded first. */
@@ -97,85 +137,160 @@ static int consume_batch(struct handoff *h, struct batch *b)
 	return ret;
 }
 
-/* The worker: every batch, in order, through the consumer, until one stops it. */
-static void *consume_batches(void *data)
+/* The order of the merge of all CPUs: what came first, then (timestamp, CPU). */
+static bool is_before(const struct item *a, const struct item *b)
+{
+	if (a->is_first != b->is_first)
+		return a->is_first;
+	return a->ts != b->ts ? a->ts < b->ts : a->cpu < b->cpu;
+}
+
+/*
+ * @lane's next item for the worker: a consumed batch given back to the
+ * reader, the next one waited for.  NULL: the lane is done (or the consumer
+ * stopped).
+ */
+static const struct item *head_item(struct handoff *h, struct lane *lane)
+{
+	struct batch *b = &lane->batches[lane->head];
+
+	if (lane->has_head && lane->next < b->count)
+		return &b->items[lane->next];
+	pthread_mutex_lock(&h->lock);
+	if (lane->has_head) {
+		b->count = 0;
+		b->used = 0;
+		lane->head = (lane->head + 1) % BATCHES;
+		lane->filled--;
+		lane->has_head = false;
+		if (lane->is_reader_waiting)
+			pthread_cond_signal(&lane->has_room);
+	}
+	while (!lane->filled && !lane->is_read) {
+		h->is_worker_waiting = true;
+		pthread_cond_wait(&h->has_batch, &h->lock);
+		h->is_worker_waiting = false;
+	}
+	lane->has_head = lane->filled > 0;
+	lane->next = 0;
+	pthread_mutex_unlock(&h->lock);
+	return lane->has_head ? &lane->batches[lane->head].items[0] : NULL;
+}
+
+/*
+ * The lane whose next item comes first; *@bound the first of the others'
+ * (NULL: none), up to which that lane's items go before the merge looks again.
+ */
+static struct lane *earliest_lane(struct handoff *h, const struct item **bound)
+{
+	static const struct item after_first = { .cpu = -1 };
+	const struct item *first = head_item(h, &h->lanes[0]);
+	struct lane *earliest = NULL;
+
+	*bound = &after_first;
+	if (first && first->is_first)
+		return &h->lanes[0];	/* before every part: the others need not be there */
+	first = NULL;
+	*bound = NULL;
+	for (int i = 0; i < h->lane_count; i++) {
+		const struct item *it = head_item(h, &h->lanes[i]);
+
+		if (it && (!first || is_before(it, first))) {
+			*bound = first;
+			first = it;
+			earliest = &h->lanes[i];
+		} else if (it && (!*bound || is_before(it, *bound))) {
+			*bound = it;
+		}
+	}
+	return earliest;
+}
+
+/* @lane's items in order, as long as they come before @bound. */
+static int consume_run(struct handoff *h, struct lane *lane, const struct item *bound)
+{
+	struct batch *b = &lane->batches[lane->head];
+	int ret = 0;
+
+	while (!ret && lane->next < b->count && (!bound || is_before(&b->items[lane->next], bound)))
+		ret = consume_item(h, b, &b->items[lane->next++]);
+	return ret;
+}
+
+/* The worker: every lane's items, merged, through the consumer, until one stops it. */
+static void *consume_lanes(void *data)
 {
 	struct handoff *h = data;
+	const struct item *bound;
+	struct lane *lane;
+	int ret = 0;
 
 	pthread_mutex_lock(&h->lock);
-	for (;;) {
-		int ret;
-
-		while (!h->filled && !h->is_read) {
-			h->is_worker_waiting = true;
-			pthread_cond_wait(&h->has_batch, &h->lock);
-			h->is_worker_waiting = false;
-		}
-		if (!h->filled)
-			break;
-		pthread_mutex_unlock(&h->lock);
-		ret = consume_batch(h, &h->batches[h->head]);
-		pthread_mutex_lock(&h->lock);
-		h->head = (h->head + 1) % BATCHES;
-		h->filled--;
-		h->consumer_ret = ret;
-		if (h->is_reader_waiting)
-			pthread_cond_signal(&h->has_room);
-		if (ret)
-			break;
-	}
+	while (!h->is_go)
+		pthread_cond_wait(&h->has_go, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	while (!ret && (lane = earliest_lane(h, &bound)))
+		ret = consume_run(h, lane, bound);
+	pthread_mutex_lock(&h->lock);
+	h->consumer_ret = ret;
+	for (int i = 0; i < h->lane_count; i++)
+		pthread_cond_signal(&h->lanes[i].has_room);
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
 }
 
-/* Hand the batch being filled over; wait for room.  Return: 0, or the consumer's stop. */
-static int hand_over(struct handoff *h)
+/* Hand @lane's batch being filled over; wait for room.  Return: 0, or the consumer's stop. */
+static int hand_over(struct lane *lane)
 {
+	struct handoff *h = lane->h;
 	int ret;
 
 	pthread_mutex_lock(&h->lock);
-	h->tail = (h->tail + 1) % BATCHES;
-	h->filled++;
+	lane->tail = (lane->tail + 1) % BATCHES;
+	lane->filled++;
 	if (h->is_worker_waiting)
 		pthread_cond_signal(&h->has_batch);
-	while (h->filled == BATCHES && !h->consumer_ret) {
-		h->is_reader_waiting = true;
-		pthread_cond_wait(&h->has_room, &h->lock);
-		h->is_reader_waiting = false;
+	while (lane->filled == BATCHES && !h->consumer_ret) {
+		lane->is_reader_waiting = true;
+		pthread_cond_wait(&lane->has_room, &h->lock);
+		lane->is_reader_waiting = false;
 	}
 	ret = h->consumer_ret;
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
 
+static bool start_worker(struct handoff *h)
+{
+	h->has_worker = !pthread_create(&h->worker, NULL, consume_lanes, h);
+	h->is_inline = !h->has_worker;
+	return h->has_worker;
+}
+
 /*
  * The batch being filled is full: over to the worker, which starts with the
  * first full batch, not before (a reader that forks first, probe.c, forks a
  * process of one thread: a sanitizer's locks held by a second one would
- * hang the child).  Without a thread to be had, consumed here.
+ * hang the child).  Without a thread to be had, consumed here (one lane).
  */
-static int pass_batch(struct handoff *h)
+static int pass_batch(struct lane *lane)
 {
-	if (h->is_inline)
-		return consume_batch(h, &h->batches[h->tail]);
-	if (!h->has_worker) {
-		h->has_worker = !pthread_create(&h->worker, NULL, consume_batches, h);
-		h->is_inline = !h->has_worker;
-		if (h->is_inline)
-			return consume_batch(h, &h->batches[h->tail]);
-	}
-	return hand_over(h);
+	struct handoff *h = lane->h;
+
+	if (!h->is_inline && (h->has_worker || start_worker(h)))
+		return hand_over(lane);
+	return consume_batch(h, &lane->batches[lane->tail]);
 }
 
 /* Room for @size bytes in the batch being filled: a full one passed on first. */
-static int make_room(struct handoff *h, size_t size, struct batch **out)
+static int make_room(struct lane *lane, size_t size, struct batch **out)
 {
-	struct batch *b = &h->batches[h->tail];
+	struct batch *b = &lane->batches[lane->tail];
 	int ret = 0;
 
 	if (b->count == BATCH_ITEMS || (b->count && b->used + size > b->room))
-		ret = pass_batch(h);
-	b = &h->batches[h->tail];
+		ret = pass_batch(lane);
+	b = &lane->batches[lane->tail];
 	if (!ret && size > b->room) {
 		unsigned char *bytes = realloc(b->bytes, size);
 
@@ -188,11 +303,12 @@ static int make_room(struct handoff *h, size_t size, struct batch **out)
 	return ret;
 }
 
-static struct item *add_item(struct batch *b, size_t size)
+static struct item *add_item(struct lane *lane, struct batch *b, size_t size)
 {
 	struct item *it = &b->items[b->count++];
 
 	it->at = b->used;
+	it->is_first = lane->is_prologue;
 	b->used += (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	return it;
 }
@@ -200,14 +316,16 @@ static struct item *add_item(struct batch *b, size_t size)
 /* The reader's ca_event_fn: a decoded event into the batch being filled. */
 static int take_event(void *data, const struct ca_event *ev)
 {
-	struct handoff *h = data;
+	struct lane *lane = data;
 	struct batch *b;
 	struct item *it;
-	int ret = make_room(h, sizeof(*ev), &b);
+	int ret = make_room(lane, sizeof(*ev), &b);
 
 	if (ret)
 		return ret;
-	it = add_item(b, sizeof(*ev));
+	it = add_item(lane, b, sizeof(*ev));
+	it->ts = ev->ts;
+	it->cpu = ev->cpu;
 	it->size = -1;
 	memcpy(b->bytes + it->at, ev, sizeof(*ev));
 	return 0;
@@ -216,15 +334,15 @@ static int take_event(void *data, const struct ca_event *ev)
 /* The reader's ca_record_fn: a record's bytes into the batch being filled. */
 static int take_record(void *data, struct tep_record *rec)
 {
-	struct handoff *h = data;
+	struct lane *lane = data;
 	size_t size = rec->size > 0 ? (size_t)rec->size : 0;
 	struct batch *b;
 	struct item *it;
-	int ret = make_room(h, size, &b);
+	int ret = make_room(lane, size, &b);
 
 	if (ret)
 		return ret;
-	it = add_item(b, size);
+	it = add_item(lane, b, size);
 	it->ts = rec->ts;
 	it->cpu = rec->cpu;
 	it->size = (int)size;
@@ -233,62 +351,173 @@ static int take_record(void *data, struct tep_record *rec)
 	return 0;
 }
 
+/* @lane's reader is done: its last batch over (what was read before an error is consumed). */
+static void end_lane(struct lane *lane)
+{
+	struct handoff *h = lane->h;
+	struct batch *b = &lane->batches[lane->tail];
+
+	pthread_mutex_lock(&h->lock);
+	if (!h->consumer_ret && b->count) {
+		lane->tail = (lane->tail + 1) % BATCHES;
+		lane->filled++;
+	}
+	lane->is_read = true;
+	pthread_cond_signal(&h->has_batch);
+	pthread_mutex_unlock(&h->lock);
+}
+
 /*
- * The reader is done (@ret): the last batch over (what was read before an
- * error is consumed, as on one thread), then wait for the worker; without one
- * (a trace shorter than a batch), the rest is consumed here.
+ * The reading is done (@ret): without a worker (a trace shorter than a
+ * batch, or no thread to be had) the rest is consumed here; else lane 0
+ * ends, the other readers and the worker are waited for.  An error of the
+ * reading wins over a lane's, the consumer's stop over both.
  */
 static int finish(struct handoff *h, int ret)
 {
-	struct batch *b = &h->batches[h->tail];
-	int consumer_ret = 0;
-
 	if (!h->has_worker) {
-		consumer_ret = consume_batch(h, b);
+		int consumer_ret = consume_batch(h, &h->lanes[0].batches[h->lanes[0].tail]);
+
 		return consumer_ret ? consumer_ret : ret;
 	}
-	pthread_mutex_lock(&h->lock);
-	if (!h->consumer_ret && b->count) {
-		h->tail = (h->tail + 1) % BATCHES;
-		h->filled++;
+	end_lane(&h->lanes[0]);
+	for (int i = 1; i < h->lane_count; i++) {
+		pthread_join(h->lanes[i].reader, NULL);
+		ret = ret ? ret : h->lanes[i].read_ret;
 	}
-	h->is_read = true;
-	pthread_cond_signal(&h->has_batch);
-	pthread_mutex_unlock(&h->lock);
 	pthread_join(h->worker, NULL);
 	return h->consumer_ret ? h->consumer_ret : ret;
 }
 
+/* A part's reader thread: once every CPU's first event is found, its part into its lane. */
+static void *read_part(void *data)
+{
+	struct lane *lane = data;
+	struct handoff *h = lane->h;
+	int start_ret;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->is_started)
+		pthread_cond_wait(&h->has_go, &h->lock);
+	start_ret = h->start_ret;
+	pthread_mutex_unlock(&h->lock);
+	if (!start_ret)
+		lane->read_ret = ca_source_parts_read(h->parts, lane->index, take_record, take_event,
+						      lane);
+	end_lane(lane);
+	return NULL;
+}
+
+static void free_lane(struct lane *lane)
+{
+	for (int i = 0; lane->batches && i < BATCHES; i++)
+		free(lane->batches[i].bytes);
+	free(lane->batches);
+	pthread_cond_destroy(&lane->has_room);
+}
+
+static int new_lane(struct handoff *h, int index)
+{
+	struct lane *lane = &h->lanes[index];
+
+	lane->h = h;
+	lane->index = index;
+	pthread_cond_init(&lane->has_room, NULL);
+	lane->batches = calloc(BATCHES, sizeof(*lane->batches));
+	for (int i = 0; lane->batches && i < BATCHES; i++) {
+		lane->batches[i].bytes = malloc(BATCH_BYTES);
+		lane->batches[i].room = BATCH_BYTES;
+		if (!lane->batches[i].bytes)
+			return -ENOMEM;
+	}
+	return lane->batches ? 0 : -ENOMEM;
+}
+
 static void free_handoff(struct handoff *h)
 {
-	for (int i = 0; h->batches && i < BATCHES; i++)
-		free(h->batches[i].bytes);
-	free(h->batches);
+	for (int i = 0; i < h->lane_room; i++)
+		if (h->lanes[i].h)
+			free_lane(&h->lanes[i]);
+	pthread_cond_destroy(&h->has_batch);
+	pthread_cond_destroy(&h->has_go);
+	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
 
-static struct handoff *new_handoff(ca_event_fn fn, void *ctx)
+static struct handoff *new_handoff(int lane_room, ca_event_fn fn, void *ctx)
 {
-	struct handoff *h = calloc(1, sizeof(*h));
+	size_t size = sizeof(struct handoff) + lane_room * sizeof(struct lane);
+	struct handoff *h = aligned_alloc(CACHE_LINE, (size + CACHE_LINE - 1) / CACHE_LINE *
+					  CACHE_LINE);
 
 	if (!h)
 		return NULL;
-	h->batches = calloc(BATCHES, sizeof(*h->batches));
-	for (int i = 0; h->batches && i < BATCHES; i++) {
-		h->batches[i].bytes = malloc(BATCH_BYTES);
-		h->batches[i].room = BATCH_BYTES;
-		if (!h->batches[i].bytes) {
-			free_handoff(h);
-			return NULL;
-		}
-	}
-	if (!h->batches) {
-		free(h);
-		return NULL;
-	}
+	memset(h, 0, size);
+	h->lane_room = lane_room;
+	h->lane_count = 1;
 	h->fn = fn;
 	h->ctx = ctx;
+	h->is_go = true;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->has_batch, NULL);
+	pthread_cond_init(&h->has_go, NULL);
+	if (new_lane(h, 0)) {
+		free_handoff(h);
+		return NULL;
+	}
 	return h;
+}
+
+/* Lanes 1 .. @wanted - 1, each with its reader thread, as many as can be had. */
+static void start_readers(struct handoff *h, int wanted)
+{
+	while (h->lane_count < wanted) {
+		struct lane *lane = &h->lanes[h->lane_count];
+
+		if (new_lane(h, h->lane_count) ||
+		    pthread_create(&lane->reader, NULL, read_part, lane)) {
+			free_lane(lane);
+			lane->h = NULL;
+			return;
+		}
+		h->lane_count++;
+	}
+}
+
+/* Let the worker merge the lanes, or the readers read (@ret: how the start went). */
+static void set_go(struct handoff *h, bool is_started, int ret)
+{
+	pthread_mutex_lock(&h->lock);
+	h->is_go = true;
+	h->is_started = is_started;
+	h->start_ret = ret;
+	pthread_cond_broadcast(&h->has_go);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/*
+ * The CPUs in parts, read by this thread and the lanes' readers, merged by
+ * the worker: the readers and the worker started first (the worker waits
+ * until the lanes are known), the parts cut, every CPU's first event found
+ * (what that emits goes first), then every reader on its part.  Without a
+ * worker, this thread reads the whole.
+ */
+static int read_parts(struct handoff *h, int wanted)
+{
+	int most = ca_source_parts_most(h->parts), ret;
+
+	h->is_go = false;
+	if (start_worker(h))
+		start_readers(h, wanted < most ? wanted : most);
+	ret = ca_source_parts_cut(h->parts, h->lane_count);
+	set_go(h, false, 0);
+	h->lanes[0].is_prologue = true;
+	ret = ret ? ret : ca_source_parts_start(h->parts, take_event, &h->lanes[0]);
+	h->lanes[0].is_prologue = false;
+	set_go(h, true, ret);
+	if (!ret)
+		ret = ca_source_parts_read(h->parts, 0, take_record, take_event, &h->lanes[0]);
+	return ret;
 }
 
 /*
@@ -296,24 +525,25 @@ static struct handoff *new_handoff(ca_event_fn fn, void *ctx)
  * and the program's guard jump out of it, the worker (waiting on it) is left
  * with memory that stays its own until the program exits.
  */
-int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx)
+int ca_source_read_handoff(struct ca_source *source, int readers, ca_event_fn fn, void *ctx)
 {
-	struct handoff *h = new_handoff(fn, ctx);
+	struct handoff *h = new_handoff(readers > 1 ? readers : 1, fn, ctx);
 	int ret;
 
 	if (!h)
 		return -ENOMEM;
-	pthread_mutex_init(&h->lock, NULL);
-	pthread_cond_init(&h->has_batch, NULL);
-	pthread_cond_init(&h->has_room, NULL);
 	h->decoders = ca_source_decoders(source);
-	ret = h->decoders ? ca_source_read_split(source, take_record, take_event, h) : -ENOTSUP;
+	ret = h->decoders && readers > 1 ? ca_source_parts_open(source, &h->parts) : 0;
+	if (!ret && h->parts)
+		ret = read_parts(h, readers);
+	else if (!ret && h->decoders)
+		ret = ca_source_read_split(source, take_record, take_event, &h->lanes[0]);
+	else if (!ret)
+		ret = -ENOTSUP;
 	if (ret == -ENOTSUP)
-		ret = ca_source_read(source, take_event, h);
+		ret = ca_source_read(source, take_event, &h->lanes[0]);
 	ret = finish(h, ret);
-	pthread_cond_destroy(&h->has_batch);
-	pthread_cond_destroy(&h->has_room);
-	pthread_mutex_destroy(&h->lock);
+	ca_source_parts_close(h->parts);
 	free_handoff(h);
 	return ret;
 }

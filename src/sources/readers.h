@@ -22,10 +22,14 @@ int ca_source_read(struct ca_source *source, ca_event_fn fn, void *ctx);
 /**
  * ca_source_read_handoff() - ca_source_read() on this thread, @fn called on
  *                            a worker thread, every event in the same order
- *                            (a file source only: not the live one)
+ *                            (a file source only: not the live one); a
+ *                            trace.dat that coreaudit's own reader reads is
+ *                            read by up to @readers threads, this one and
+ *                            @readers - 1 more, each merging a part of the
+ *                            CPUs, the worker merging theirs
  * Return: as ca_source_read().
  */
-int ca_source_read_handoff(struct ca_source *source, ca_event_fn fn, void *ctx);
+int ca_source_read_handoff(struct ca_source *source, int readers, ca_event_fn fn, void *ctx);
 
 struct tep_record;
 struct ca_decoders;
@@ -47,6 +51,52 @@ typedef int (*ca_record_fn)(void *ctx, struct tep_record *rec);
  */
 int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event_fn fn,
 			 void *ctx);
+
+struct ca_source_parts;
+
+/**
+ * ca_source_parts_open() - a trace.dat's CPU data, as coreaudit's own reader
+ *                          reads them, for a read in parts
+ *
+ * ca_source_parts_cut() cuts the CPUs into parts, ca_source_parts_start()
+ * finds every CPU's first event, then ca_source_parts_read() reads each
+ * part, on a thread of its own if need be; what the start emitted, then the
+ * parts' events merged by (timestamp, CPU), come in ca_source_read_split()'s
+ * order, event for event.
+ * Return: 0 with *@out set; 0 with *@out NULL when the source is not read so
+ *         (not a trace.dat, libtracecmd's records, fewer than two CPUs): read
+ *         it whole; -ENOMEM.
+ */
+int ca_source_parts_open(struct ca_source *source, struct ca_source_parts **out);
+
+/**
+ * ca_source_parts_start() - every CPU's first event found; what comes before
+ *                           it (the damage of CPUs with nothing readable)
+ *                           goes to @fn with @ctx now
+ * Return: as ca_source_read().
+ */
+int ca_source_parts_start(struct ca_source_parts *parts, ca_event_fn fn, void *ctx);
+
+/** ca_source_parts_most() - the most parts the CPUs can be cut into (one CPU a part) */
+int ca_source_parts_most(const struct ca_source_parts *parts);
+
+/**
+ * ca_source_parts_cut() - cut the CPUs into @count parts (at most
+ *                         ca_source_parts_most(); 1: the whole is the part)
+ * Return: 0, or -ENOMEM.
+ */
+int ca_source_parts_cut(struct ca_source_parts *parts, int count);
+
+/**
+ * ca_source_parts_read() - part @index's events in time order: records
+ *                          undecoded to @record, damage decoded to @fn, both
+ *                          with @ctx; the parts on any threads, one each
+ * Return: as ca_source_read().
+ */
+int ca_source_parts_read(struct ca_source_parts *parts, int index, ca_record_fn record,
+			 ca_event_fn fn, void *ctx);
+
+void ca_source_parts_close(struct ca_source_parts *parts);
 
 /** ca_source_decoders() - what decodes a trace.dat source's records */
 const struct ca_decoders *ca_source_decoders(const struct ca_source *source);

@@ -430,12 +430,18 @@ static int read_records(struct emit_ctx *emit)
 	return ret;
 }
 
+/* The own reader reads the file as libtracecmd would. */
+static bool is_own_read(const struct ca_source *source, const struct tracedat *td)
+{
+	return !source->use_records && !td->layout_ret && !td->layout.has_converted_ts;
+}
+
 /* The own reader when it reads the file as libtracecmd would, else libtracecmd's records. */
 static int read_either(struct emit_ctx *emit)
 {
 	const struct tracedat *td = emit->td;
 
-	if (!emit->source->use_records && !td->layout_ret && !td->layout.has_converted_ts)
+	if (is_own_read(emit->source, td))
 		return read_own(emit);
 	return read_records(emit);
 }
@@ -456,6 +462,97 @@ int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event
 	if (source->read != tracedat_read)
 		return -ENOTSUP;
 	return read_either(&emit);
+}
+
+/* The own reader's CPUs, started whole, cut in parts that merge on threads of their own. */
+struct ca_source_parts {
+	struct ca_source *source;
+	struct ca_zchunks *whole;
+	int count;			/* parts cut; 0: the whole is the one part */
+	struct ca_zchunks **parts;	/* [count] */
+	struct emit_ctx *emits;		/* [count], or [1] for the whole */
+};
+
+void ca_source_parts_close(struct ca_source_parts *parts)
+{
+	if (!parts)
+		return;
+	for (int i = 0; i < parts->count; i++)
+		ca_zchunks_close(parts->parts[i]);
+	ca_zchunks_close(parts->whole);
+	free(parts->parts);
+	free(parts->emits);
+	free(parts);
+}
+
+int ca_source_parts_open(struct ca_source *source, struct ca_source_parts **out)
+{
+	struct tracedat *td = source->priv;
+	struct ca_source_parts *parts;
+	int ret;
+
+	*out = NULL;
+	if (source->read != tracedat_read || !is_own_read(source, td) || td->layout.cpu_count < 2)
+		return 0;
+	parts = calloc(1, sizeof(*parts));
+	if (!parts)
+		return -ENOMEM;
+	parts->source = source;
+	ret = ca_zchunks_open(&parts->whole, source->path, &td->layout, &td->rules);
+	if (ret) {
+		ca_source_parts_close(parts);
+		return ret;
+	}
+	source->info.reader = td->layout.is_compressed ? "chunks" : "pages";
+	*out = parts;
+	return 0;
+}
+
+int ca_source_parts_start(struct ca_source_parts *parts, ca_event_fn fn, void *ctx)
+{
+	struct emit_ctx emit = { .source = parts->source, .td = parts->source->priv, .fn = fn,
+				 .ctx = ctx };
+	struct ca_read_fns fns = { emit_record, emit_damage, &emit };
+	struct ca_damage first;
+	int ret = ca_zchunks_start(parts->whole, &fns);
+
+	if (ret == -ENODATA)
+		ret = no_events(parts->source, &first, ca_zchunks_damage(parts->whole, &first));
+	return ret;
+}
+
+int ca_source_parts_most(const struct ca_source_parts *parts)
+{
+	return ((const struct tracedat *)parts->source->priv)->layout.cpu_count;
+}
+
+int ca_source_parts_cut(struct ca_source_parts *parts, int count)
+{
+	int ret = 0;
+
+	parts->emits = calloc(count, sizeof(*parts->emits));
+	if (!parts->emits)
+		return -ENOMEM;
+	if (count < 2)
+		return 0;
+	parts->parts = calloc(count, sizeof(*parts->parts));
+	if (!parts->parts)
+		return -ENOMEM;
+	for (; !ret && parts->count < count; parts->count++)
+		ret = ca_zchunks_part(parts->whole, parts->count, count,
+				      &parts->parts[parts->count]);
+	return ret;
+}
+
+int ca_source_parts_read(struct ca_source_parts *parts, int index, ca_record_fn record,
+			 ca_event_fn fn, void *ctx)
+{
+	struct emit_ctx *emit = &parts->emits[index];
+	struct ca_read_fns fns = { emit_record, emit_damage, emit };
+
+	*emit = (struct emit_ctx){ .source = parts->source, .td = parts->source->priv, .fn = fn,
+				   .record_fn = record, .ctx = ctx };
+	return ca_zchunks_merge(parts->count ? parts->parts[index] : parts->whole, &fns);
 }
 
 const struct ca_decoders *ca_source_decoders(const struct ca_source *source)

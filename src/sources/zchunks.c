@@ -664,6 +664,7 @@ struct zcpu {
 	int cpu;
 	uint64_t next;			/* file offset of the next chunk header, or page run */
 	uint64_t end;			/* of this CPU's data, as declared */
+	uint64_t size;			/* of this CPU's data, as declared */
 	uint32_t chunks_left;
 	unsigned char *chunk;		/* the decompressed chunk, or a run of pages */
 	size_t chunk_size;
@@ -690,8 +691,9 @@ struct ca_zchunks {
 	size_t zbuf_size;
 	bool has_first_damage;
 	struct ca_damage first_damage;
+	bool is_part;			/* a view of another's CPUs (ca_zchunks_part()) */
 	int cpu_count;
-	struct zcpu cpus[];
+	struct zcpu *cpus;		/* in CPU order; a part's point into the whole's */
 };
 
 /* Note @bytes of unreadable data at @offset on @c (0 bytes: not known). */
@@ -958,6 +960,7 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 	*out = NULL;
 	if (!z)
 		return -ENOMEM;
+	z->cpus = (struct zcpu *)(z + 1);
 	z->cpu_count = layout->cpu_count;
 	z->is_compressed = layout->is_compressed;
 	z->file_size = layout->file_size;
@@ -970,6 +973,7 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
 		c->cpu = layout->cpus[i].cpu;
 		c->next = layout->cpus[i].offset;
 		c->end = c->next + layout->cpus[i].size + (layout->is_compressed ? 4 : 0);
+		c->size = layout->cpus[i].size;
 	}
 	if (z->fd < 0 || (layout->is_compressed && !z->dctx)) {
 		ca_zchunks_close(z);
@@ -1039,26 +1043,48 @@ static int report_empty_streams(struct ca_zchunks *z, const struct ca_read_fns *
 	return ret;
 }
 
-int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
+/* The CPU whose first event comes first (the lowest on a tie); NULL: none has one. */
+static const struct zcpu *first_event(const struct ca_zchunks *z)
 {
-	unsigned long long last_ts = 0;
-	bool has_read = false;
-	struct ca_heap heap;
-	struct zcpu *c;
+	const struct zcpu *first = NULL;
+
+	for (int i = 0; i < z->cpu_count; i++)
+		if (z->cpus[i].has_event && (!first || z->cpus[i].event.ts < first->event.ts))
+			first = &z->cpus[i];
+	return first;
+}
+
+int ca_zchunks_start(struct ca_zchunks *z, const struct ca_read_fns *fns)
+{
+	const struct zcpu *first;
 	int ret = 0;
 
-	ca_heap_init(&heap);
 	for (int i = 0; !ret && i < z->cpu_count; i++)
 		ret = start_cpu(z, &z->cpus[i]);
-	ret = ret ? ret : heap_of_events(z, &heap);
-	if (!ret)
-		ret = report_empty_streams(z, fns, earliest(z, &heap));
+	if (ret)
+		return ret;
+	first = first_event(z);
+	if (first)
+		return report_empty_streams(z, fns, first);
+	ret = report_stream_ends(z, fns, 0);
+	return ret ? ret : z->cpu_count ? -ENODATA : 0;
+}
+
+int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns)
+{
+	unsigned long long last_ts = 0;
+	struct ca_heap heap;
+	struct zcpu *c;
+	int ret;
+
+	ca_heap_init(&heap);
+	ret = heap_of_events(z, &heap);
 	while (!ret && (c = earliest(z, &heap))) {
 		if (c->has_damage)
 			ret = report_damage(c, fns, c->event.ts, false);
 		if (!ret)
 			ret = fns->record(fns->ctx, &c->event);
-		has_read = c->has_read = true;
+		c->has_read = true;
 		last_ts = c->last_ts = c->event.ts;
 		if (!ret)
 			ret = advance(z, c);
@@ -1070,11 +1096,64 @@ int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
 			ret = report_damage(c, fns, c->last_ts, true);
 	}
 	ca_heap_free(&heap);
-	if (!ret)
-		ret = report_stream_ends(z, fns, last_ts);
-	if (!ret && !has_read && z->cpu_count)
-		ret = -ENODATA;
-	return ret;
+	return ret ? ret : report_stream_ends(z, fns, last_ts);
+}
+
+int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns)
+{
+	int ret = ca_zchunks_start(z, fns);
+
+	return ret ? ret : ca_zchunks_merge(z, fns);
+}
+
+/*
+ * Where part @index of @parts begins: the CPUs cut where their declared data
+ * add up to that share of the whole, each part at least one CPU.
+ */
+static int part_start(const struct ca_zchunks *z, int index, int parts)
+{
+	unsigned __int128 total = 0, sum = 0;
+	int start = 0, i = 0;
+
+	for (int k = 0; k < z->cpu_count; k++)
+		total += z->cpus[k].size;
+	for (int part = 1; part <= index; part++) {
+		while (i < z->cpu_count && sum * parts < total * part)
+			sum += z->cpus[i++].size;
+		start = i > start ? i : start + 1;
+		if (start > z->cpu_count - (parts - part))
+			start = z->cpu_count - (parts - part);
+	}
+	return start;
+}
+
+int ca_zchunks_part(struct ca_zchunks *z, int index, int parts, struct ca_zchunks **out)
+{
+	struct ca_zchunks *part;
+	int from, to;
+
+	*out = NULL;
+	if (parts < 1 || parts > z->cpu_count || index < 0 || index >= parts)
+		return -EINVAL;
+	from = part_start(z, index, parts);
+	to = index + 1 == parts ? z->cpu_count : part_start(z, index + 1, parts);
+	part = calloc(1, sizeof(*part));
+	if (!part)
+		return -ENOMEM;
+	*part = *z;
+	part->is_part = true;
+	part->cpus = z->cpus + from;
+	part->cpu_count = to - from;
+	part->zbuf = NULL;
+	part->zbuf_size = 0;
+	part->has_first_damage = false;
+	part->dctx = z->is_compressed ? ZSTD_createDCtx() : NULL;
+	if (z->is_compressed && !part->dctx) {
+		free(part);
+		return -ENOMEM;
+	}
+	*out = part;
+	return 0;
 }
 
 bool ca_zchunks_damage(const struct ca_zchunks *z, struct ca_damage *first)
@@ -1087,11 +1166,11 @@ void ca_zchunks_close(struct ca_zchunks *z)
 {
 	if (!z)
 		return;
-	for (int i = 0; i < z->cpu_count; i++)
+	for (int i = 0; !z->is_part && i < z->cpu_count; i++)
 		free(z->cpus[i].chunk);
 	if (z->dctx)
 		ZSTD_freeDCtx(z->dctx);
-	if (z->fd >= 0)
+	if (z->fd >= 0 && !z->is_part)
 		close(z->fd);
 	free(z->zbuf);
 	free(z);

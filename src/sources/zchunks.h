@@ -91,11 +91,41 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
  *                     first on a tie), to @fns->record, and each stretch of
  *                     unreadable data (a page or chunk that fails its checks,
  *                     data cut short) to @fns->damage on its CPU, right before
- *                     that CPU's next event or right after its last one
+ *                     that CPU's next event or right after its last one:
+ *                     ca_zchunks_start(), then ca_zchunks_merge()
  * Return: 0; what a callback returned to stop; -ENODATA when CPU data were
  *         declared but no event could be read; -ENOMEM.
  */
 int ca_zchunks_read(struct ca_zchunks *z, const struct ca_read_fns *fns);
+
+/**
+ * ca_zchunks_start() - find every CPU's first event; the damage of CPUs with
+ *                      nothing readable goes to @fns->damage now, at the time
+ *                      of the first event of all (before it)
+ * Return: as ca_zchunks_read().
+ */
+int ca_zchunks_start(struct ca_zchunks *z, const struct ca_read_fns *fns);
+
+/**
+ * ca_zchunks_merge() - the events of a started @z (or of a part of it), merged
+ *                      in time order, to @fns as ca_zchunks_read() says
+ * Return: 0; what a callback returned to stop; -ENOMEM.
+ */
+int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns);
+
+/**
+ * ca_zchunks_part() - part @index of @parts of @z: a run of its CPUs
+ *                     (in CPU order, cut where the data the file declares
+ *                     per CPU add up to equal shares), merged by
+ *                     ca_zchunks_merge() on a thread of its own: each part has
+ *                     its own decompression, the CPUs are its alone, the file
+ *                     is read with pread().  Merging the parts' outputs by
+ *                     (timestamp, CPU) gives ca_zchunks_merge()'s order of the
+ *                     whole, event for event, once @z is started.  Close
+ *                     parts before @z.
+ * Return: 0 with *@out set; -EINVAL (@parts over the CPUs); -ENOMEM.
+ */
+int ca_zchunks_part(struct ca_zchunks *z, int index, int parts, struct ca_zchunks **out);
 
 /** ca_zchunks_damage() - the CPU, offset and bytes of the first damage read, if any */
 bool ca_zchunks_damage(const struct ca_zchunks *z, struct ca_damage *first);

@@ -6,8 +6,9 @@
 # inside a zstd chunk, cut anywhere, cut inside the CPU data); every audit of
 # a copy must exit 3 with a message naming the file, or be inconclusive (exit
 # 4), or read exactly the intact file's events with its verdict: never a
-# crash, a hang, a sanitizer report or another clean verdict.  The record
-# reader is run on the copies damaged inside the CPU data as well.  Then the
+# crash, a hang, a sanitizer report or another clean verdict; and the same
+# JSON on one thread as with the CPUs read in parts (-J 4, as every run here).
+# The record reader is run on the copies damaged inside the CPU data as well.  Then the
 # exact cases: 3000 bytes at a page boundary in CPU 1's data of a version 6
 # file (skipped, reported and the later pages read, by both readers), bytes
 # inside one zstd chunk, a page that would walk kbuffer back forever, a cut
@@ -50,7 +51,7 @@ run() {
 	local file=$1 wrap=()
 	shift
 	[ "$*" = "--reader records" ] && wrap=("${records_env[@]}")
-	timeout 60 "${wrap[@]}" "$coreaudit" audit -t "$(topology_of "$file")" --json "$@" "$file" \
+	timeout 60 "${wrap[@]}" "$coreaudit" audit -J 4 -t "$(topology_of "$file")" --json "$@" "$file" \
 		> "$tap_tmp/run.json" 2> "$tap_tmp/run.err"
 	rc=$?
 	verdict=$(grep -o '"verdict": *"[a-z]*"' "$tap_tmp/run.json" | head -1 | cut -d'"' -f4)
@@ -70,6 +71,19 @@ acceptable() {
 	esac
 }
 
+# same_on_one_thread FILE: the last run (CPUs read in parts, merged) gave
+# the JSON and exit of one thread's reading
+same_on_one_thread() {
+	local parts="$rc $(sha256sum < "$tap_tmp/run.json")" one
+	cp "$tap_tmp/run.json" "$tap_tmp/parts.json"
+	timeout 60 "$coreaudit" audit -J 1 -t "$(topology_of "$1")" --json "$1" \
+		> "$tap_tmp/one.json" 2> /dev/null
+	one="$? $(sha256sum < "$tap_tmp/one.json")"
+	[ "$one" = "$parts" ] && return 0
+	echo "# $1: -J 1 gave exit ${one%% *}, the parts ${parts%% *}; the JSON differs"
+	return 1
+}
+
 for f in "${inputs[@]}"; do
 	name=$(basename "$f" .dat)
 	run "$f"
@@ -84,6 +98,7 @@ for f in "${inputs[@]}"; do
 			run "$copy" ${reader:+--reader records}
 			copies=$((copies + 1))
 			kinds="$kinds $rc"
+			[ -n "$reader" ] || same_on_one_thread "$copy" || bad=$((bad + 1))
 			acceptable "$copy" && continue
 			bad=$((bad + 1))
 			echo "# $name $kind ${reader:-default}: exit $rc $verdict $events; intact $intact"
@@ -187,6 +202,17 @@ run "$tap_tmp/none.dat"
 check "no readable page: exit 3 ($rc) saying so" \
 	grep -q "none.dat: no event can be read: the CPU data are damaged (first on CPU 0" \
 	"$tap_tmp/run.err"
+
+# Nothing readable on CPU 1 alone: its damage goes before the first event of
+# CPU 0, whichever part reads it.
+cp "$v6" "$tap_tmp/cpu1.dat"
+"${damage[@]}" layout "$v6" | sed -n 2p | while read -r _ offset size; do
+	"${damage[@]}" at "$tap_tmp/cpu1.dat" "$tap_tmp/cpu1.dat" "$offset" "$size" 5
+done
+run "$tap_tmp/cpu1.dat"
+check "no readable page on CPU 1: inconclusive (exit $rc), CPU 0's events read ($events)" \
+	test "$rc $verdict" = "4 inconclusive" -a "${events:-0}" -gt 0
+check "... the same JSON on one thread as in parts" same_on_one_thread "$tap_tmp/cpu1.dat"
 
 # The fuzzer's finds inside libtracecmd (tests/fuzz/README, findings 5 and
 # 6), a print fmt of the right layout that libtraceevent's parser divides by

@@ -4,7 +4,8 @@
 # (trace.dat v7, its v6 copy, the record reader, report text) and audited with
 # each option set below, is compared byte for byte (its file name aside) with
 # the SHA-256 recorded in tests/e2e/golden.sha256; and on one thread and two
-# (--jobs 1, --jobs 2) every input gives the same JSON.  A refactoring must leave
+# or more (--jobs 1, 2 and 4: the CPUs read in up to four parts, merged) every
+# input gives the same JSON.  A refactoring must leave
 # every line as it is; a change that means to change findings updates the
 # file in the same commit, and the commit says why:
 #     COREAUDIT_GOLDEN_UPDATE=1 make check TESTS=tests/e2e/test-golden.sh
@@ -67,14 +68,16 @@ for input in "${inputs[@]}"; do
 	done
 done
 
-# One thread and two (--jobs): the same JSON, byte for byte, on every input.
+# One thread, two and four (--jobs): the same JSON, byte for byte, on every input.
 for input in "${inputs[@]}"; do
 	IFS='|' read -r name path extra topo <<< "$input"
 	args=(${extra})
 	[ -n "$topo" ] && args+=(-t "$topo")
 	one=$(digest "$name.jobs1" --jobs 1 "${args[@]}" "$path")
 	two=$(digest "$name.jobs2" --jobs 2 "${args[@]}" "$path")
+	four=$(digest "$name.jobs4" --jobs 4 "${args[@]}" "$path")
 	check "$name: the same JSON on one thread and on two ($one)" test "$one" = "$two"
+	check "$name: the same JSON on one thread and on four" test "$one" = "$four"
 done
 
 if [ -n "${COREAUDIT_GOLDEN_UPDATE:-}" ]; then

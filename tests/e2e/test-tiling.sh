@@ -258,6 +258,13 @@ if [ -z "$SAN_FLAGS" ]; then
 		audited cookies-x64-packed "$traces/d-cookies.dat" 0,1
 	tiling smt4-x32-split "$traces/d-smt4.dat" 32 split &&
 		audited smt4-x32-split "$traces/d-smt4.dat" 0-3
+	# Its 128 CPUs read in 1, 2, 3 and 8 parts (--jobs): the JSON byte for byte.
+	for jobs in 1 2 3 8; do
+		"$coreaudit" audit -J $jobs -t "$(topology_of smt4-x32-split)" --json \
+			"$tap_tmp/smt4-x32-split.dat" 2> /dev/null | sha256sum
+	done > "$tap_tmp/jobs.sums"
+	check "smt4-x32-split: the same JSON read in 1, 2, 3 and 8 parts" \
+		test "$(sort -u "$tap_tmp/jobs.sums" | wc -l)" = 1
 	tiling cookies-x256-split "$traces/d-cookies.dat" 256 split &&
 		audited cookies-x256-split "$traces/d-cookies.dat" 0,1
 fi
