@@ -124,8 +124,9 @@ static const struct ca_option options[] = {
 	  "default readers (zstd\nfiles chunk by chunk, others in place from pages)",
 	  "records|pages"),
 	CA_OPTION_COUNT('J', "jobs", "N",
-	  "threads (default: the CPUs this process may use);\n2 or more: the file is read on "
-	  "one while the\nchecks run on another, with the same findings", MAX_JOBS),
+	  "reading threads (default: the CPUs this process may\nuse); 2 or more: a trace.dat's "
+	  "CPUs are read in\nN parts at once while one more thread runs the\nchecks, with the "
+	  "same findings", MAX_JOBS),
 	CA_OPTION('h', "help", CA_OPT_FLAG, NULL, "this text"),
 };
 

@@ -87,6 +87,7 @@ struct lane {
 	/* The worker's. */
 	alignas(CACHE_LINE) bool has_head;	/* the worker holds batches[head] */
 	size_t next;			/* the worker's next item there */
+	bool is_drained;		/* read and consumed: not looked at again */
 };
 
 struct handoff {
@@ -156,6 +157,8 @@ static const struct item *head_item(struct handoff *h, struct lane *lane)
 
 	if (lane->has_head && lane->next < b->count)
 		return &b->items[lane->next];
+	if (lane->is_drained)
+		return NULL;
 	pthread_mutex_lock(&h->lock);
 	if (lane->has_head) {
 		b->count = 0;
@@ -172,6 +175,7 @@ static const struct item *head_item(struct handoff *h, struct lane *lane)
 		h->is_worker_waiting = false;
 	}
 	lane->has_head = lane->filled > 0;
+	lane->is_drained = !lane->has_head;
 	lane->next = 0;
 	pthread_mutex_unlock(&h->lock);
 	return lane->has_head ? &lane->batches[lane->head].items[0] : NULL;
