@@ -166,8 +166,8 @@ static const struct item *head_item(struct handoff *h, struct lane *lane)
 		lane->head = (lane->head + 1) % BATCHES;
 		lane->filled--;
 		lane->has_head = false;
-		if (lane->is_reader_waiting)
-			pthread_cond_signal(&lane->has_room);
+		if (lane->is_reader_waiting && lane->filled <= BATCHES / 2)
+			pthread_cond_signal(&lane->has_room);	/* room for half: a wake-up per half */
 	}
 	while (!lane->filled && !lane->is_read) {
 		h->is_worker_waiting = true;
