@@ -262,6 +262,7 @@ static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task, 
 	struct ca_cpu *c = &state->cpus[cpu];
 
 	c->since = ts;
+	c->taken_pid = 0;
 	if (!task) {
 		c->run = CA_CPU_IDLE;
 		c->pid = 0;
@@ -269,8 +270,10 @@ static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task, 
 	}
 	/* The task was current elsewhere: that CPU's switch out was not seen. */
 	if (task->where == CA_TASK_RUNNING && task->cpu != cpu && task->cpu >= 0 &&
-	    state->cpus[task->cpu].pid == task->pid)
+	    state->cpus[task->cpu].pid == task->pid) {
 		state->cpus[task->cpu].run = CA_CPU_UNKNOWN;
+		state->cpus[task->cpu].taken_pid = task->pid;
+	}
 	task_set_running(state, task, cpu);
 	c->run = CA_CPU_TASK;
 	c->pid = task->pid;
@@ -288,6 +291,18 @@ static int cpu_set_current(struct ca_state *state, int cpu, int pid, uint64_t ts
 	}
 	cpu_put_task(state, cpu, task, ts);
 	return 0;
+}
+
+/* A switch the trace does not show: @c unobserved from its last event to @ts. */
+static void note_missed_switch(struct ca_state *state, struct ca_cpu *c, uint64_t ts)
+{
+	c->missed_switches++;
+	c->uncertain_from = c->last_ts;
+	c->uncertain_to = ts;
+	state->uncertain_to = ts;
+	c->is_in_switch_tail = false;
+	ca_coverage_add(&c->coverage, &(struct ca_stretch){
+		.from = c->last_ts, .to = ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
 }
 
 /*
@@ -314,15 +329,9 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 	}
 	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind != CA_EV_SWITCH)
 		return 0;
-	if (c->run != CA_CPU_UNKNOWN) {
-		c->missed_switches++;
-		c->uncertain_from = c->last_ts;
-		c->uncertain_to = ev->ts;
-		state->uncertain_to = ev->ts;
-		c->is_in_switch_tail = false;
-		ca_coverage_add(&c->coverage, &(struct ca_stretch){
-			.from = c->last_ts, .to = ev->ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
-	}
+	/* Or its task was switched in elsewhere, the switch out here not seen. */
+	if (c->run != CA_CPU_UNKNOWN || c->taken_pid)
+		note_missed_switch(state, c, ev->ts);
 	state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
 	state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE);
@@ -493,6 +502,7 @@ static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t 
 	if (ts > state->uncertain_to)
 		state->uncertain_to = ts;
 	c->is_in_switch_tail = false;	/* whatever left before the gap is not its tail */
+	c->taken_pid = 0;		/* the gap says why */
 	if (c->run == CA_CPU_UNKNOWN)
 		return;
 	state_begin_core(state, core, ts);
@@ -699,6 +709,8 @@ int ca_state_finish(struct ca_state *state)
 		struct ca_cpu *c = &state->cpus[cpu];
 		uint64_t from;
 
+		if (c->taken_pid)	/* its task went elsewhere, no switch out here to the end */
+			note_missed_switch(state, c, state->last_ts);
 		if (core_of(state, cpu) >= 0 &&
 		    ca_coverage_finish(&c->coverage, c->has_events, silent_since(state, c),
 				       state->last_ts, &from))

@@ -46,6 +46,13 @@ struct ca_cpu {
 	 */
 	int leaving_pid;
 	bool is_in_switch_tail;
+	/*
+	 * The task we believed current here was switched in on another CPU:
+	 * its switch out here was not seen.  A switch is missing from the trace
+	 * (real recordings on a global clock never show one come late): the
+	 * CPU is unobserved from its last event to its next.
+	 */
+	int taken_pid;
 	int *queued;		/* pids runnable here, not running */
 	int queued_count;
 	int queued_capacity;

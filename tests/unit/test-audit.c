@@ -125,6 +125,35 @@ START_TEST(test_missing_switch_inconclusive)
 END_TEST
 
 /*
+ * 100 runs on CPU0 from T0 and is switched in on CPU1 at 2 ms: its switch out
+ * of CPU0 is not in the trace.  What CPU0 ran from its last event (T0) to its
+ * next (9 ms) is not known: a missed switch, that time unobserved (it was
+ * unknown and counted as observed: a clean verdict was possible).
+ */
+START_TEST(test_task_taken_elsewhere_is_a_missed_switch)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	sc_switch(&t, 1, T0 + 2 * MS, 200, "S", 100, true, 7, 7);
+	sc_switch(&t, 0, T0 + 9 * MS, 0, "R", 300, true, 0, 7);
+	sc_switch(&t, 1, T0 + 10 * MS, 100, "S", 0, true, 7, 0);
+	sc_switch(&t, 0, T0 + 11 * MS, 300, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_RESULT_INCONCLUSIVE, "%s", audit.error);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[0].missed_switches, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].missed_switches, 0);
+	ck_assert_uint_eq(audit.unobserved_ns, 9 * MS);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "(CPU 0): sched_switch events are missing"));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * A contradiction on CPU1 at 9 ms: what ran there after its last consistent
  * event (2 ms) is unknown.  The window 100|200 [1, 5] ms, closed before the
  * contradiction came, keeps [1, 2] as a violation; [2, 5] and 101|200 [5, 9]
@@ -331,6 +360,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_lost_events_inconclusive);
 	tcase_add_test(tc, test_cpumask_ipi_counted_once);
 	tcase_add_test(tc, test_missing_switch_inconclusive);
+	tcase_add_test(tc, test_task_taken_elsewhere_is_a_missed_switch);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
 	tcase_add_test(tc, test_progress_before_begin);

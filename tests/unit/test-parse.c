@@ -495,8 +495,11 @@ END_TEST
 /* Whole text sources ------------------------------------------------------------- */
 
 #define GOOD_SWITCH(cpu, ts) "  w-1 [00" #cpu "] " ts ": sched_switch: a:1 [120] R ==> b:2 [120]\n"
-#define FOUR_LINES GOOD_SWITCH(0, "1.0") GOOD_SWITCH(1, "1.1") GOOD_SWITCH(0, "1.2") \
-	GOOD_SWITCH(1, "1.3")
+/* CPU 0 runs b:2 then a:1 again; CPU 1 c:3 then d:4 (a task is current on one CPU at a time) */
+#define FOUR_LINES GOOD_SWITCH(0, "1.0") \
+	"  w-3 [001] 1.1: sched_switch: c:3 [120] R ==> d:4 [120]\n" \
+	"  w-2 [000] 1.2: sched_switch: b:2 [120] R ==> a:1 [120]\n" \
+	"  w-4 [001] 1.3: sched_switch: d:4 [120] R ==> c:3 [120]\n"
 
 static const struct {
 	const char *text;
@@ -632,12 +635,15 @@ START_TEST(test_text_bad_line_reason)
 	struct ca_audit audit;
 	char expected[200];
 
+	static const char *const switches[] = { "a:1 [120] R ==> b:2 [120]",
+		"c:3 [120] R ==> d:4 [120]", "b:2 [120] R ==> a:1 [120]", "d:4 [120] R ==> c:3 [120]" };
+
 	trace_raw(&t, "cpus=2");
 	for (int i = 0; i < 4; i++) {
 		char ts[32];
 
 		snprintf(ts, sizeof(ts), "1.00000000%d", i);
-		trace_line(&t, i % 2, ts, 1, "sched_switch", "a:1 [120] R ==> b:2 [120]");
+		trace_line(&t, i % 2, ts, 1, "sched_switch", "%s", switches[i]);
 	}
 	trace_raw(&t, "d-1 [000] 1.5: sched_switch: a:1 [120] R ==> b:2 [120] ???");
 	trace_raw(&t, "j\xffunk");
