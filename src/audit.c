@@ -1026,9 +1026,10 @@ static enum ca_result decide(struct ca_audit *audit)
 }
 
 /*
- * Two threads for a file: reading on this one, the pipeline on a worker (the
- * findings are the same, event for event).  A live source calls back into
- * the audit between its drains: one thread.
+ * Threads for a file: reading on this one (and, for a trace.dat, on more,
+ * each reading a part of the CPUs), the pipeline on a worker (the findings
+ * are the same, event for event).  A live source calls back into the audit
+ * between its drains: one thread.
  */
 static bool is_handed_off(const struct ca_audit *audit, const struct ca_source *source)
 {

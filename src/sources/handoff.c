@@ -3,27 +3,26 @@
  * decoded and consumed on another, in the source's order (readers.h:
  * ca_source_read_handoff).
  *
- * The reading stays on the calling thread (libtracecmd runs where the
- * coreaudit program's fault guard is armed): pages checked and walked, CPUs
- * merged.  A trace.dat's records cross over undecoded, their bytes copied
- * into the batch (a sched_switch is about 70 bytes, its decoded event 264),
- * and the worker decodes them (ca_decoders_emit(): const decoders, the
- * decoding's one lazy table, libtraceevent's function map, built on that
- * thread alone) and passes each event to the consumer (stream, state,
- * checks), one at a time, in order.  So the findings are those of one
- * thread, event for event.  Other events (damage, report text) cross over
- * decoded.  Not for the live source, whose drains call back into the audit
- * between reads.
+ * The calling thread reads (libtracecmd runs where the coreaudit program's
+ * fault guard is armed): pages checked and walked, CPUs merged.  A
+ * trace.dat's records cross over undecoded, their bytes copied into a batch
+ * (a sched_switch is about 70 bytes, its decoded event 264), and the worker
+ * decodes them (ca_decoders_emit(): const decoders, the decoding's one lazy
+ * table, libtraceevent's function map, built on that thread alone) and
+ * passes each event to the consumer (stream, state, checks), one at a time,
+ * in order.  So the findings are those of one thread, event for event.
+ * Other events (damage, report text) cross over decoded.  Not for the live
+ * source, whose drains call back into the audit between reads.
  *
  * On many CPUs the merge of their streams is most of the reading (a binary
  * heap's sift per event, bench/RESULTS.md).  A trace.dat that coreaudit's own
- * reader reads (pages, zstd chunks: its own code, no library to guard) is
- * then cut into parts by CPU (ca_source_parts_cut()): each part merged on a
- * reader thread of its own into a lane (a ring of batches), and the worker
- * merges the lanes by (timestamp, CPU), the order of the one merge of all
- * CPUs, before it decodes.  Ties across lanes cannot happen (a CPU is in one
- * part), and what came before every part (damage of CPUs with nothing
- * readable) is marked to go first.
+ * reader reads (pages, zstd chunks: its own code, read with pread(), no
+ * library to guard) is then cut into parts by CPU (ca_source_parts_cut()):
+ * this thread and more reader threads each merge a part into a lane (a ring
+ * of batches), and the worker merges the lanes by (timestamp, CPU, part),
+ * the order of the one merge of all CPUs, before it decodes.  What came
+ * before every part (damage of CPUs with nothing readable) is marked to go
+ * first.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -51,6 +50,7 @@ struct item {
 	int size;		/* of the record's data; -1: a decoded struct ca_event */
 	int missed;		/* the record's missed events */
 	bool is_first;		/* read before every part's events: merged first */
+	int lane;		/* whose: a CPU number twice in a damaged layout ties */
 	size_t at;
 };
 
@@ -99,6 +99,7 @@ struct handoff {
 	int start_ret;			/* how that went: 0, or why nothing more is read */
 	bool is_worker_waiting;
 	int consumer_ret;		/* what the consumer returned to stop; 0 */
+	int read_ret;			/* the first reader's error: the others stop too */
 	const struct ca_decoders *decoders;	/* NULL: every item is an event */
 	ca_event_fn fn;
 	void *ctx;
@@ -127,23 +128,34 @@ static int consume_item(struct handoff *h, struct batch *b, const struct item *i
 	return ca_decoders_emit(h->decoders, &rec, h->fn, h->ctx);
 }
 
+static void empty_batch(struct batch *b)
+{
+	b->count = 0;
+	b->used = 0;
+}
+
 static int consume_batch(struct handoff *h, struct batch *b)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < b->count && !ret; i++)
 		ret = consume_item(h, b, &b->items[i]);
-	b->count = 0;
-	b->used = 0;
+	empty_batch(b);
 	return ret;
 }
 
-/* The order of the merge of all CPUs: what came first, then (timestamp, CPU). */
+/*
+ * The order of the merge of all CPUs: what came first, then (timestamp, CPU),
+ * then the part (the heap's tie-break is the place in the CPU table, and
+ * parts are runs of it: one CPU number twice, in two parts, still has an order).
+ */
 static bool is_before(const struct item *a, const struct item *b)
 {
 	if (a->is_first != b->is_first)
 		return a->is_first;
-	return a->ts != b->ts ? a->ts < b->ts : a->cpu < b->cpu;
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	return a->cpu != b->cpu ? a->cpu < b->cpu : a->lane < b->lane;
 }
 
 /*
@@ -161,8 +173,7 @@ static const struct item *head_item(struct handoff *h, struct lane *lane)
 		return NULL;
 	pthread_mutex_lock(&h->lock);
 	if (lane->has_head) {
-		b->count = 0;
-		b->used = 0;
+		empty_batch(b);
 		lane->head = (lane->head + 1) % BATCHES;
 		lane->filled--;
 		lane->has_head = false;
@@ -254,12 +265,12 @@ static int hand_over(struct lane *lane)
 	lane->filled++;
 	if (h->is_worker_waiting)
 		pthread_cond_signal(&h->has_batch);
-	while (lane->filled == BATCHES && !h->consumer_ret) {
+	while (lane->filled == BATCHES && !h->consumer_ret && !h->read_ret) {
 		lane->is_reader_waiting = true;
 		pthread_cond_wait(&lane->has_room, &h->lock);
 		lane->is_reader_waiting = false;
 	}
-	ret = h->consumer_ret;
+	ret = h->consumer_ret ? h->consumer_ret : h->read_ret;
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
@@ -313,6 +324,7 @@ static struct item *add_item(struct lane *lane, struct batch *b, size_t size)
 
 	it->at = b->used;
 	it->is_first = lane->is_prologue;
+	it->lane = lane->index;
 	b->used += (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	return it;
 }
@@ -355,13 +367,21 @@ static int take_record(void *data, struct tep_record *rec)
 	return 0;
 }
 
-/* @lane's reader is done: its last batch over (what was read before an error is consumed). */
-static void end_lane(struct lane *lane)
+/*
+ * @lane's reader is done (@ret): its last batch over (what was read before an
+ * error is consumed); an error stops the other readers at their next batch.
+ */
+static void end_lane(struct lane *lane, int ret)
 {
 	struct handoff *h = lane->h;
 	struct batch *b = &lane->batches[lane->tail];
 
 	pthread_mutex_lock(&h->lock);
+	if (ret && !h->read_ret) {
+		h->read_ret = ret;
+		for (int i = 0; i < h->lane_count; i++)
+			pthread_cond_signal(&h->lanes[i].has_room);
+	}
 	if (!h->consumer_ret && b->count) {
 		lane->tail = (lane->tail + 1) % BATCHES;
 		lane->filled++;
@@ -384,7 +404,7 @@ static int finish(struct handoff *h, int ret)
 
 		return consumer_ret ? consumer_ret : ret;
 	}
-	end_lane(&h->lanes[0]);
+	end_lane(&h->lanes[0], ret);
 	for (int i = 1; i < h->lane_count; i++) {
 		pthread_join(h->lanes[i].reader, NULL);
 		ret = ret ? ret : h->lanes[i].read_ret;
@@ -408,7 +428,7 @@ static void *read_part(void *data)
 	if (!start_ret)
 		lane->read_ret = ca_source_parts_read(h->parts, lane->index, take_record, take_event,
 						      lane);
-	end_lane(lane);
+	end_lane(lane, lane->read_ret);
 	return NULL;
 }
 

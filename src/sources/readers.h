@@ -96,6 +96,7 @@ int ca_source_parts_cut(struct ca_source_parts *parts, int count);
 int ca_source_parts_read(struct ca_source_parts *parts, int index, ca_record_fn record,
 			 ca_event_fn fn, void *ctx);
 
+/** ca_source_parts_close() - free @parts (NULL: nothing), after every part's read has ended */
 void ca_source_parts_close(struct ca_source_parts *parts);
 
 /** ca_source_decoders() - what decodes a trace.dat source's records */

@@ -115,21 +115,28 @@ static int no_events(struct ca_source *source, const struct ca_damage *first, bo
 	return -EINVAL;
 }
 
+/* @ret of reading @z: -ENODATA (nothing readable) said with where it went wrong. */
+static int explain_no_events(struct ca_source *source, const struct ca_zchunks *z, int ret)
+{
+	struct ca_damage first;
+
+	if (ret != -ENODATA)
+		return ret;
+	return no_events(source, &first, ca_zchunks_damage(z, &first));
+}
+
 /* Pages in place or zstd chunks, read by coreaudit itself. */
 static int read_own(struct emit_ctx *emit)
 {
 	struct ca_source *source = emit->source;
 	struct ca_read_fns fns = { emit_record, emit_damage, emit };
-	struct ca_damage first;
 	struct ca_zchunks *z;
 	int ret = ca_zchunks_open(&z, source->path, &emit->td->layout, &emit->td->rules);
 
 	if (ret)
 		return ret;
 	source->info.reader = emit->td->layout.is_compressed ? "chunks" : "pages";
-	ret = ca_zchunks_read(z, &fns);
-	if (ret == -ENODATA)
-		ret = no_events(source, &first, ca_zchunks_damage(z, &first));
+	ret = explain_no_events(source, z, ca_zchunks_read(z, &fns));
 	ca_zchunks_close(z);
 	return ret;
 }
@@ -513,12 +520,8 @@ int ca_source_parts_start(struct ca_source_parts *parts, ca_event_fn fn, void *c
 	struct emit_ctx emit = { .source = parts->source, .td = parts->source->priv, .fn = fn,
 				 .ctx = ctx };
 	struct ca_read_fns fns = { emit_record, emit_damage, &emit };
-	struct ca_damage first;
-	int ret = ca_zchunks_start(parts->whole, &fns);
 
-	if (ret == -ENODATA)
-		ret = no_events(parts->source, &first, ca_zchunks_damage(parts->whole, &first));
-	return ret;
+	return explain_no_events(parts->source, parts->whole, ca_zchunks_start(parts->whole, &fns));
 }
 
 int ca_source_parts_most(const struct ca_source_parts *parts)

@@ -271,8 +271,11 @@ static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task, 
 	/* The task was current elsewhere: that CPU's switch out was not seen. */
 	if (task->where == CA_TASK_RUNNING && task->cpu != cpu && task->cpu >= 0 &&
 	    state->cpus[task->cpu].pid == task->pid) {
-		state->cpus[task->cpu].run = CA_CPU_UNKNOWN;
-		state->cpus[task->cpu].taken_pid = task->pid;
+		struct ca_cpu *left = &state->cpus[task->cpu];
+
+		if (left->run == CA_CPU_TASK)	/* not already unknown (a gap says why) */
+			left->taken_pid = task->pid;
+		left->run = CA_CPU_UNKNOWN;
 	}
 	task_set_running(state, task, cpu);
 	c->run = CA_CPU_TASK;
@@ -306,6 +309,20 @@ static void note_missed_switch(struct ca_state *state, struct ca_cpu *c, uint64_
 }
 
 /*
+ * @c's task was switched in on another CPU, its switch out here not seen: a
+ * missed switch, what ran here since @c's last event not known.  An event of
+ * that very task (its switch out come late, out of order): counted too, but
+ * the task stays where it runs now; the CPU stays unknown (its next event
+ * counts again) unless a switch puts another task here.
+ * Return: true when @current is that task (the CPU is not given it back).
+ */
+static bool taken_is_missed(struct ca_state *state, struct ca_cpu *c, int current, uint64_t ts)
+{
+	note_missed_switch(state, c, ts);
+	return current == c->taken_pid;
+}
+
+/*
  * Whatever the event, its common_pid is the task current on its CPU (a
  * switch's prev_pid likewise).  That settles a CPU whose state is not known:
  * its first event (the backfill to the trace start on that CPU) or the first
@@ -329,9 +346,10 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 	}
 	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind != CA_EV_SWITCH)
 		return 0;
-	/* Or its task was switched in elsewhere, the switch out here not seen. */
-	if (c->run != CA_CPU_UNKNOWN || c->taken_pid)
+	if (c->run != CA_CPU_UNKNOWN)
 		note_missed_switch(state, c, ev->ts);
+	else if (c->taken_pid && taken_is_missed(state, c, current, ev->ts))
+		return 0;
 	state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
 	state_end_core(state, core, ev->ts, CA_CHANGE_RUN | CA_CHANGE_QUEUE);
@@ -388,6 +406,9 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 	if (prev) {
 		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
 		prev->prio = sw->prev_prio;
+	}
+	/* A switch out of a task that runs elsewhere now came late: it stays there. */
+	if (prev && !(prev->where == CA_TASK_RUNNING && prev->cpu != ev->cpu)) {
 		if (sw->is_prev_runnable)
 			ret = task_set_queued(state, prev, ev->cpu);
 		else
@@ -709,12 +730,14 @@ int ca_state_finish(struct ca_state *state)
 		struct ca_cpu *c = &state->cpus[cpu];
 		uint64_t from;
 
-		if (c->taken_pid)	/* its task went elsewhere, no switch out here to the end */
-			note_missed_switch(state, c, state->last_ts);
 		if (core_of(state, cpu) >= 0 &&
 		    ca_coverage_finish(&c->coverage, c->has_events, silent_since(state, c),
 				       state->last_ts, &from))
 			forget_cpu(state, cpu, from, state->last_ts);
+		/* Its task went elsewhere, no switch out here to the end (unless a gap said why). */
+		if (c->taken_pid)
+			note_missed_switch(state, c, state->last_ts);
+		c->taken_pid = 0;
 	}
 	state_begin_all(state, state->last_ts);
 	for (int i = 0; i < state->check_count; i++)

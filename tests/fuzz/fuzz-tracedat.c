@@ -1,7 +1,8 @@
 /*
  * fuzz-tracedat.c - libFuzzer harness: the bytes as a trace file, audited
  * whole by ca_audit_run() (libtracecmd needs a path: one temporary file per
- * process, rewritten for every input).  Faults inside libtracecmd and
+ * process, rewritten for every input), on one thread or with the CPUs read
+ * in parts on three.  Faults inside libtracecmd and
  * libtraceevent on damaged pages show here as crashes in those libraries.
  */
 #include <stdint.h>
@@ -55,8 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	ca_audit_options_default(&opts);
 	opts.path = path;
-	/* the reader by size: the default (pages or zstd chunks) and the records reference */
+	/*
+	 * The reader by size: the default (pages or zstd chunks) and the records
+	 * reference; one thread, or the CPUs read in parts on three (handoff.c).
+	 */
 	opts.use_record_reader = size % 3 == 0;
+	opts.threads = size % 2 ? 3 : 1;
 	ca_audit_run(audit, &opts);
 	ca_audit_free(audit);
 	free(audit);

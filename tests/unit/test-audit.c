@@ -154,6 +154,32 @@ START_TEST(test_task_taken_elsewhere_is_a_missed_switch)
 END_TEST
 
 /*
+ * CPU0's switch out of 100 comes after 100's switch in on CPU1 (clocks a
+ * little apart, or the trace reordered): counted once, on CPU0, and 100 stays
+ * on CPU1 (it is not taken back, so CPU1 counts nothing).
+ */
+START_TEST(test_late_switch_out_counts_once)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	sc_switch(&t, 1, T0 + 2 * MS, 200, "S", 100, true, 7, 7);
+	sc_switch(&t, 0, T0 + 3 * MS, 100, "R", 0, true, 7, 0);
+	sc_switch(&t, 1, T0 + 10 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_RESULT_INCONCLUSIVE, "%s", audit.error);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[0].missed_switches, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].missed_switches, 0);
+	ck_assert_uint_eq(audit.unobserved_ns, 3 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * A contradiction on CPU1 at 9 ms: what ran there after its last consistent
  * event (2 ms) is unknown.  The window 100|200 [1, 5] ms, closed before the
  * contradiction came, keeps [1, 2] as a violation; [2, 5] and 101|200 [5, 9]
@@ -361,6 +387,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_cpumask_ipi_counted_once);
 	tcase_add_test(tc, test_missing_switch_inconclusive);
 	tcase_add_test(tc, test_task_taken_elsewhere_is_a_missed_switch);
+	tcase_add_test(tc, test_late_switch_out_counts_once);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
 	tcase_add_test(tc, test_progress_before_begin);
