@@ -24,6 +24,14 @@
 #include "guard.h"
 
 static sigjmp_buf *volatile guard_env;
+/*
+ * The thread that armed the guard: the only one whose stack the jump may
+ * return to.  A fault on another thread (a worker decoding, a reader of a
+ * part of the CPUs) is not jumped out of: that would resume this thread's
+ * frames on that thread's stack.  It goes to the previous handler, as a
+ * fault of coreaudit's own does.
+ */
+static _Thread_local bool is_armed_here;
 #define GUARDED_SIGNALS 4
 static struct sigaction previous[GUARDED_SIGNALS];
 static const int guarded_signals[GUARDED_SIGNALS] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
@@ -94,7 +102,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 	int i = signal_index(sig);
 
 	(void)info;
-	if (guard_env && is_in_trace_libraries(context))
+	if (guard_env && is_armed_here && is_in_trace_libraries(context))
 		siglongjmp(*guard_env, sig);
 	/* Not ours to handle: put the previous handler back; the fault repeats into it. */
 	sigaction(guarded_signals[i], &previous[i], NULL);
@@ -113,6 +121,7 @@ void ca_guard_arm(sigjmp_buf *env)
 	action.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&action.sa_mask);
 	guard_env = env;
+	is_armed_here = true;
 	for (int i = 0; i < GUARDED_SIGNALS; i++)
 		sigaction(guarded_signals[i], &action, &previous[i]);
 }
@@ -120,6 +129,7 @@ void ca_guard_arm(sigjmp_buf *env)
 void ca_guard_disarm(void)
 {
 	guard_env = NULL;
+	is_armed_here = false;
 	for (int i = 0; i < GUARDED_SIGNALS; i++)
 		sigaction(guarded_signals[i], &previous[i], NULL);
 }

@@ -9,8 +9,9 @@
 
 /**
  * ca_guard_arm() - until ca_guard_disarm(), a SIGSEGV or SIGBUS raised inside
- *                  libtracecmd or libtraceevent siglongjmp()s to @env with the
- *                  signal number
+ *                  libtracecmd or libtraceevent on this thread siglongjmp()s
+ *                  to @env with the signal number (on another thread: the
+ *                  handler that was there before, as any other fault)
  */
 void ca_guard_arm(sigjmp_buf *env);
 
