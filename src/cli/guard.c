@@ -31,7 +31,7 @@ static sigjmp_buf *volatile guard_env;
  * frames on that thread's stack.  It goes to the previous handler, as a
  * fault of coreaudit's own does.
  */
-static _Thread_local bool is_armed_here;
+static _Thread_local volatile sig_atomic_t is_armed_here;
 #define GUARDED_SIGNALS 4
 static struct sigaction previous[GUARDED_SIGNALS];
 static const int guarded_signals[GUARDED_SIGNALS] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };

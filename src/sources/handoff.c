@@ -382,7 +382,7 @@ static void end_lane(struct lane *lane, int ret)
 		for (int i = 0; i < h->lane_count; i++)
 			pthread_cond_signal(&h->lanes[i].has_room);
 	}
-	if (!h->consumer_ret && b->count) {
+	if (!h->consumer_ret && lane->filled < BATCHES && b->count) {	/* (full: stopped) */
 		lane->tail = (lane->tail + 1) % BATCHES;
 		lane->filled++;
 	}

@@ -273,8 +273,9 @@ static void cpu_put_task(struct ca_state *state, int cpu, struct ca_task *task, 
 	    state->cpus[task->cpu].pid == task->pid) {
 		struct ca_cpu *left = &state->cpus[task->cpu];
 
-		if (left->run == CA_CPU_TASK)	/* not already unknown (a gap says why) */
-			left->taken_pid = task->pid;
+		left->taken_pid = task->pid;
+		left->taken_ts = ts;
+		left->is_taken_counted = left->run != CA_CPU_TASK;	/* a gap says why */
 		left->run = CA_CPU_UNKNOWN;
 	}
 	task_set_running(state, task, cpu);
@@ -310,15 +311,20 @@ static void note_missed_switch(struct ca_state *state, struct ca_cpu *c, uint64_
 
 /*
  * @c's task was switched in on another CPU, its switch out here not seen: a
- * missed switch, what ran here since @c's last event not known.  An event of
- * that very task (its switch out come late, out of order): counted too, but
- * the task stays where it runs now; the CPU stays unknown (its next event
- * counts again) unless a switch puts another task here.
- * Return: true when @current is that task (the CPU is not given it back).
+ * missed switch, what ran here since @c's last event not known, counted once.
+ * An event of that very task came late, out of order: counted too, unless it
+ * is its switch out at the very time of the switch in elsewhere (a coarse
+ * clock's tie, merged by CPU number); the task stays where it runs now.
+ * Return: true when @ev is that task's (the CPU is not given it back).
  */
-static bool taken_is_missed(struct ca_state *state, struct ca_cpu *c, int current, uint64_t ts)
+static bool taken_is_missed(struct ca_state *state, struct ca_cpu *c, const struct ca_event *ev,
+			    int current)
 {
-	note_missed_switch(state, c, ts);
+	bool is_tie = ev->kind == CA_EV_SWITCH && ev->ts == c->taken_ts;
+
+	if (!c->is_taken_counted && !(current == c->taken_pid && is_tie))
+		note_missed_switch(state, c, ev->ts);
+	c->is_taken_counted = true;
 	return current == c->taken_pid;
 }
 
@@ -348,7 +354,7 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		return 0;
 	if (c->run != CA_CPU_UNKNOWN)
 		note_missed_switch(state, c, ev->ts);
-	else if (c->taken_pid && taken_is_missed(state, c, current, ev->ts))
+	else if (c->taken_pid && taken_is_missed(state, c, ev, current))
 		return 0;
 	state_begin_core(state, core, ev->ts);
 	ret = cpu_set_current(state, ev->cpu, current, ev->ts);
@@ -407,8 +413,8 @@ static int apply_switch(struct ca_state *state, const struct ca_event *ev)
 		memcpy(prev->comm, sw->prev_comm, CA_COMM_LEN);
 		prev->prio = sw->prev_prio;
 	}
-	/* A switch out of a task that runs elsewhere now came late: it stays there. */
-	if (prev && !(prev->where == CA_TASK_RUNNING && prev->cpu != ev->cpu)) {
+	/* The switch out of a task switched in elsewhere since, come late: it stays there. */
+	if (prev && state->cpus[ev->cpu].taken_pid != sw->prev_pid) {
 		if (sw->is_prev_runnable)
 			ret = task_set_queued(state, prev, ev->cpu);
 		else
@@ -523,7 +529,7 @@ static void forget_cpu(struct ca_state *state, int cpu, uint64_t from, uint64_t 
 	if (ts > state->uncertain_to)
 		state->uncertain_to = ts;
 	c->is_in_switch_tail = false;	/* whatever left before the gap is not its tail */
-	c->taken_pid = 0;		/* the gap says why */
+	c->is_taken_counted = true;	/* the gap says why */
 	if (c->run == CA_CPU_UNKNOWN)
 		return;
 	state_begin_core(state, core, ts);
@@ -735,9 +741,9 @@ int ca_state_finish(struct ca_state *state)
 				       state->last_ts, &from))
 			forget_cpu(state, cpu, from, state->last_ts);
 		/* Its task went elsewhere, no switch out here to the end (unless a gap said why). */
-		if (c->taken_pid)
+		if (c->taken_pid && !c->is_taken_counted)
 			note_missed_switch(state, c, state->last_ts);
-		c->taken_pid = 0;
+		c->is_taken_counted = true;
 	}
 	state_begin_all(state, state->last_ts);
 	for (int i = 0; i < state->check_count; i++)

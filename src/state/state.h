@@ -47,12 +47,16 @@ struct ca_cpu {
 	int leaving_pid;
 	bool is_in_switch_tail;
 	/*
-	 * The task we believed current here was switched in on another CPU:
-	 * its switch out here was not seen.  A switch is missing from the trace
-	 * (real recordings on a global clock never show one come late): the
-	 * CPU is unobserved from its last event to its next.
+	 * The task we believed current here was switched in on another CPU (at
+	 * taken_ts): its switch out here was not seen.  A switch is missing
+	 * from the trace (on a global clock a switch out comes before the
+	 * switch in elsewhere; on a coarse one they may tie): the CPU is
+	 * unobserved from its last event to its next, counted once
+	 * (is_taken_counted; also when a gap already says why).
 	 */
 	int taken_pid;
+	uint64_t taken_ts;
+	bool is_taken_counted;
 	int *queued;		/* pids runnable here, not running */
 	int queued_count;
 	int queued_capacity;

@@ -180,6 +180,35 @@ START_TEST(test_late_switch_out_counts_once)
 END_TEST
 
 /*
+ * A coarse clock: 100's switch out of CPU1 and its switch in on CPU0 at the
+ * same instant, merged by CPU number (in before out).  The trace is
+ * consistent: nothing missed, 100 runs on CPU0 after.
+ */
+START_TEST(test_switch_in_and_out_at_one_instant)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, false, 0, 0);
+	sc_switch(&t, 1, T0 + 1 * MS, 100, "R", 0, false, 0, 0);
+	trace_line(&t, 0, "1.001000200", 100, "cs_switch",
+		   "(ffffffff8106cbb7) prev_pid=0 prev_cookie=0 next_pid=100 next_cookie=7");
+	trace_line(&t, 1, "1.001000200", 0, "cs_switch",
+		   "(ffffffff8106cbb7) prev_pid=100 prev_cookie=7 next_pid=0 next_cookie=0");
+	sc_switch(&t, 0, T0 + 5 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_msg(audit_text(&audit, &t, &opts) == CA_RESULT_PASS, "%s", audit.error);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[0].missed_switches, 0);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].missed_switches, 0);
+	ck_assert_uint_eq(audit.unobserved_ns, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * A contradiction on CPU1 at 9 ms: what ran there after its last consistent
  * event (2 ms) is unknown.  The window 100|200 [1, 5] ms, closed before the
  * contradiction came, keeps [1, 2] as a violation; [2, 5] and 101|200 [5, 9]
@@ -388,6 +417,7 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_missing_switch_inconclusive);
 	tcase_add_test(tc, test_task_taken_elsewhere_is_a_missed_switch);
 	tcase_add_test(tc, test_late_switch_out_counts_once);
+	tcase_add_test(tc, test_switch_in_and_out_at_one_instant);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
 	tcase_add_test(tc, test_contradiction_splits_windows);
 	tcase_add_test(tc, test_progress_before_begin);
