@@ -202,9 +202,10 @@ static struct lane *earliest_lane(struct handoff *h, const struct item **bound)
 	const struct item *first = head_item(h, &h->lanes[0]);
 	struct lane *earliest = NULL;
 
-	*bound = &after_first;
-	if (first && first->is_first)
-		return &h->lanes[0];	/* before every part: the others need not be there */
+	if (first && first->is_first) {	/* before every part: the others need not be there */
+		*bound = &after_first;
+		return &h->lanes[0];
+	}
 	first = NULL;
 	*bound = NULL;
 	for (int i = 0; i < h->lane_count; i++) {
@@ -232,6 +233,13 @@ static int consume_run(struct handoff *h, struct lane *lane, const struct item *
 	return ret;
 }
 
+/* Every reader waiting for room is told to look again (the reading stops). Lock held. */
+static void wake_readers(struct handoff *h)
+{
+	for (int i = 0; i < h->lane_count; i++)
+		pthread_cond_signal(&h->lanes[i].has_room);
+}
+
 /* The worker: every lane's items, merged, through the consumer, until one stops it. */
 static void *consume_lanes(void *data)
 {
@@ -248,8 +256,7 @@ static void *consume_lanes(void *data)
 		ret = consume_run(h, lane, bound);
 	pthread_mutex_lock(&h->lock);
 	h->consumer_ret = ret;
-	for (int i = 0; i < h->lane_count; i++)
-		pthread_cond_signal(&h->lanes[i].has_room);
+	wake_readers(h);
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
 }
@@ -379,8 +386,7 @@ static void end_lane(struct lane *lane, int ret)
 	pthread_mutex_lock(&h->lock);
 	if (ret && !h->read_ret) {
 		h->read_ret = ret;
-		for (int i = 0; i < h->lane_count; i++)
-			pthread_cond_signal(&h->lanes[i].has_room);
+		wake_readers(h);
 	}
 	if (!h->consumer_ret && lane->filled < BATCHES && b->count) {	/* (full: stopped) */
 		lane->tail = (lane->tail + 1) % BATCHES;
@@ -560,11 +566,9 @@ int ca_source_read_handoff(struct ca_source *source, int readers, ca_event_fn fn
 	ret = h->decoders && readers > 1 ? ca_source_parts_open(source, &h->parts) : 0;
 	if (!ret && h->parts)
 		ret = read_parts(h, readers);
-	else if (!ret && h->decoders)
+	else if (!ret && h->decoders)	/* a trace.dat: never -ENOTSUP */
 		ret = ca_source_read_split(source, take_record, take_event, &h->lanes[0]);
 	else if (!ret)
-		ret = -ENOTSUP;
-	if (ret == -ENOTSUP)
 		ret = ca_source_read(source, take_event, &h->lanes[0]);
 	ret = finish(h, ret);
 	ca_source_parts_close(h->parts);

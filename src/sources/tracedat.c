@@ -125,17 +125,26 @@ static int explain_no_events(struct ca_source *source, const struct ca_zchunks *
 	return no_events(source, &first, ca_zchunks_damage(z, &first));
 }
 
+/* The own reader on @source's CPU data, named in its info. */
+static int open_own(struct ca_source *source, const struct tracedat *td, struct ca_zchunks **z)
+{
+	int ret = ca_zchunks_open(z, source->path, &td->layout, &td->rules);
+
+	if (!ret)
+		source->info.reader = td->layout.is_compressed ? "chunks" : "pages";
+	return ret;
+}
+
 /* Pages in place or zstd chunks, read by coreaudit itself. */
 static int read_own(struct emit_ctx *emit)
 {
 	struct ca_source *source = emit->source;
 	struct ca_read_fns fns = { emit_record, emit_damage, emit };
 	struct ca_zchunks *z;
-	int ret = ca_zchunks_open(&z, source->path, &emit->td->layout, &emit->td->rules);
+	int ret = open_own(source, emit->td, &z);
 
 	if (ret)
 		return ret;
-	source->info.reader = emit->td->layout.is_compressed ? "chunks" : "pages";
 	ret = explain_no_events(source, z, ca_zchunks_read(z, &fns));
 	ca_zchunks_close(z);
 	return ret;
@@ -505,12 +514,11 @@ int ca_source_parts_open(struct ca_source *source, struct ca_source_parts **out)
 	if (!parts)
 		return -ENOMEM;
 	parts->source = source;
-	ret = ca_zchunks_open(&parts->whole, source->path, &td->layout, &td->rules);
+	ret = open_own(source, td, &parts->whole);
 	if (ret) {
 		ca_source_parts_close(parts);
 		return ret;
 	}
-	source->info.reader = td->layout.is_compressed ? "chunks" : "pages";
 	*out = parts;
 	return 0;
 }
