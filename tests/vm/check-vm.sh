@@ -311,8 +311,7 @@ fi
 # siblings, recorded by coreaudit record (its reader wakes once a second; a
 # wakeup on either CPU reselects the core and would hide the bug).
 starve_groups=a:1:100:1:o:0,b:1:100:1:o:1
-run starve record smt2 "$starve_groups"
-audit starve
+run_clean starve record smt2 "$starve_groups"
 check "starve, correct kernel: passes (exit $code)" test "$code" = 0
 check "starve, correct kernel: no forced-idle stretch past the reselection owed" test \
 	"$(json_get "d['reselect']['checked'], d['reselect']['count']" < "$tap_tmp/starve.json")" = \
