@@ -52,6 +52,19 @@ struct decoder {
 	struct tep_format_field *fields[F_COUNT];
 };
 
+/*
+ * Whether an hrtimer's function is tick_*, by its address.  A trace's hrtimers
+ * run a handful of functions, and libtraceevent finds a name by a binary
+ * search over every kernel symbol (4% of the decoding thread on 256 CPUs), so
+ * the answers are kept, one address a slot.  Written while decoding: the
+ * decoders are used on one thread at a time.
+ */
+#define TICK_SLOTS 64
+struct ca_tick_memo {
+	unsigned long long addr[TICK_SLOTS];
+	unsigned char known[TICK_SLOTS];	/* 0: empty; else 1 + is_tick */
+};
+
 /* The largest record coreaudit pads: longer fields are out of any sane format. */
 #define PAD_SIZE 512
 
@@ -523,7 +536,8 @@ int ca_decoders_build(struct ca_decoders *td, struct tep_handle *tep,
 	td->by_id = calloc(td->id_count, sizeof(*td->by_id));
 	td->is_defined = calloc(td->id_count, 1);
 	td->decoders = calloc(WANTED_COUNT, sizeof(*td->decoders));
-	if (!td->by_id || !td->is_defined || !td->decoders)
+	td->tick_memo = calloc(1, sizeof(*td->tick_memo));
+	if (!td->by_id || !td->is_defined || !td->decoders || !td->tick_memo)
 		return -ENOMEM;
 	for (int i = 0; events[i]; i++) {
 		td->is_defined[events[i]->id] = 1;
@@ -569,9 +583,17 @@ static int record_pid(const struct ca_decoders *td, const struct tep_record *rec
 static bool is_tick_timer(const struct ca_decoders *td, const struct decoder *d,
 			  const struct tep_record *rec)
 {
-	const char *name = tep_find_function(td->tep, read_unsigned(d->fields[F_FUNCTION], rec));
+	unsigned long long addr = read_unsigned(d->fields[F_FUNCTION], rec);
+	struct ca_tick_memo *memo = td->tick_memo;
+	size_t slot = (size_t)((addr >> 4 ^ addr >> 10) % TICK_SLOTS);
+	const char *name;
 
-	return name && !strncmp(name, "tick_", 5);
+	if (memo->known[slot] && memo->addr[slot] == addr)
+		return memo->known[slot] == 2;
+	name = tep_find_function(td->tep, addr);
+	memo->addr[slot] = addr;
+	memo->known[slot] = 1 + (name && !strncmp(name, "tick_", 5));
+	return memo->known[slot] == 2;
 }
 
 /* A record shorter than its format (corrupt): a copy whose missing bytes are zeros. */
@@ -724,7 +746,9 @@ void ca_decoders_free(struct ca_decoders *td)
 	free(td->by_id);
 	free(td->is_defined);
 	free(td->decoders);
+	free(td->tick_memo);
 	td->by_id = NULL;
 	td->is_defined = NULL;
 	td->decoders = NULL;
+	td->tick_memo = NULL;
 }

@@ -9,6 +9,7 @@
 #include "sources/readers.h"
 
 struct decoder;
+struct ca_tick_memo;
 
 struct ca_decoders {
 	struct tep_handle *tep;
@@ -20,6 +21,7 @@ struct ca_decoders {
 	int id_count;
 	struct decoder *decoders;
 	int decoder_count;
+	struct ca_tick_memo *tick_memo;	/* hrtimer functions looked up: written while decoding */
 };
 
 /**

@@ -36,16 +36,25 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
 	rules->plausible_ctx = NULL;
 }
 
-static uint64_t read_n(const struct ca_page_rules *rules, const unsigned char *p, int bytes)
+/* A number of @bytes (2, 4 or 8) at @p, in the file's byte order: a load, swapped when not the host's. */
+static inline uint64_t read_n(const struct ca_page_rules *rules, const unsigned char *p, int bytes)
 {
-	uint64_t value = 0;
+	bool is_swapped = rules->is_big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
 
-	for (int i = 0; i < bytes; i++) {
-		int at = rules->is_big_endian ? i : bytes - 1 - i;
-
-		value = value << 8 | p[at];
+	switch (bytes) {
+	case 2:
+		memcpy(&u16, p, 2);
+		return is_swapped ? __builtin_bswap16(u16) : u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return is_swapped ? __builtin_bswap32(u32) : u32;
+	default:
+		memcpy(&u64, p, 8);
+		return is_swapped ? __builtin_bswap64(u64) : u64;
 	}
-	return value;
 }
 
 static bool is_defined(const struct ca_page_rules *rules, int type)
