@@ -656,14 +656,60 @@ static bool is_cpu(const struct tep_format_field *field, int64_t cpu)
 	return !field || (cpu >= 0 && cpu < CPU_LIMIT);
 }
 
+#define BYTES_ONES 0x0101010101010101ull
+#define BYTES_HIGHS 0x8080808080808080ull
+
+/*
+ * The high bit of each byte of @x below @n (n <= 0x80) set, exact up to the
+ * first such byte; a borrow may set it in later bytes too, which the caller
+ * does not read.
+ */
+static inline uint64_t bytes_below(uint64_t x, unsigned int n)
+{
+	return (x - BYTES_ONES * n) & ~x & BYTES_HIGHS;
+}
+
+/*
+ * 8 bytes of a comm at once (a 16-byte comm is two words, not 16 rounds of a
+ * loop: the plausibility of every name was 8% of a storm's audit): 1 for
+ * bytes all printable, 0 when the first control character or DEL is a NUL
+ * (the comm ends well), -1 when it is another.
+ */
+static int comm_word(const unsigned char *at)
+{
+	uint64_t word, control, del;
+	int first_control, first_del;
+
+	memcpy(&word, at, 8);
+	control = bytes_below(word, 0x20);
+	del = bytes_below(word ^ BYTES_ONES * 0x7f, 1);
+	if (!control && !del)
+		return 1;
+	first_control = control ? __builtin_ctzll(control) / 8 : 8;
+	first_del = del ? __builtin_ctzll(del) / 8 : 8;
+	if (first_del < first_control)
+		return -1;
+	return at[first_control] ? -1 : 0;
+}
+
 /* A comm up to its NUL: no control characters. */
 static bool is_comm(const struct decoder *d, const struct tep_format_field *field,
 		    const struct tep_record *rec)
 {
-	int len = 0;
+	int len = 0, i = 0;
 	const unsigned char *bytes = (const unsigned char *)field_bytes(d, field, rec, &len);
 
-	for (int i = 0; bytes && i < len && bytes[i]; i++)
+	if (!bytes)
+		return true;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= len; i += 8) {
+		int word = comm_word(bytes + i);
+
+		if (word <= 0)
+			return word == 0;
+	}
+#endif
+	for (; i < len && bytes[i]; i++)
 		if (bytes[i] < 0x20 || bytes[i] == 0x7f)
 			return false;
 	return true;

@@ -58,5 +58,6 @@ Suite *heap_suite(void);
 Suite *automata_suite(void);
 Suite *livefit_suite(void);
 Suite *corun_suite(void);
+Suite *decode_suite(void);
 
 #endif

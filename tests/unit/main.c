@@ -30,6 +30,7 @@ int main(void)
 	srunner_add_suite(runner, automata_suite());
 	srunner_add_suite(runner, livefit_suite());
 	srunner_add_suite(runner, corun_suite());
+	srunner_add_suite(runner, decode_suite());
 	srunner_set_tap(runner, "-");
 	srunner_run_all(runner, CK_SILENT);
 	failed = srunner_ntests_failed(runner);

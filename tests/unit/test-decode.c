@@ -1,0 +1,158 @@
+/*
+ * test-decode.c - the plausibility of a raw record's fields (decode.c), as
+ * the page checks ask it: comms with control characters anywhere in their
+ * 16 bytes, before and after the NUL that ends them, against the byte rule
+ * (a comm up to its NUL holds no byte below 0x20 and no DEL).
+ */
+#include <event-parse.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "sources/decode.h"
+
+#define SWITCH_ID 316
+
+static const char switch_format[] =
+	"name: sched_switch\n"
+	"ID: 316\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s next_comm=%s\", REC->prev_comm, REC->next_comm\n";
+
+struct switch_fixture {
+	struct tep_handle *tep;
+	struct ca_decoders decoders;
+	unsigned char record[64];
+};
+
+static void fixture_open(struct switch_fixture *f)
+{
+	struct ca_source_info info;
+	int32_t pid = 42, prio = 120;
+	uint16_t id = SWITCH_ID;
+
+	memset(&info, 0, sizeof(info));
+	f->tep = tep_alloc();
+	ck_assert_ptr_nonnull(f->tep);
+	tep_set_long_size(f->tep, 8);
+	tep_set_file_bigendian(f->tep, tep_is_local_bigendian(f->tep));
+	ck_assert_int_eq(tep_parse_event(f->tep, switch_format, sizeof(switch_format) - 1,
+					 "sched"), 0);
+	ck_assert_int_eq(ca_decoders_build(&f->decoders, f->tep, &info), 0);
+	memset(f->record, 0, sizeof(f->record));
+	memcpy(f->record, &id, 2);
+	memcpy(f->record + 4, &pid, 4);
+	memcpy(f->record + 24, &pid, 4);
+	memcpy(f->record + 28, &prio, 4);
+	memcpy(f->record + 40, "sh", 2);
+	memcpy(f->record + 56, &pid, 4);
+	memcpy(f->record + 60, &prio, 4);
+}
+
+static void fixture_close(struct switch_fixture *f)
+{
+	ca_decoders_free(&f->decoders);
+	tep_free(f->tep);
+}
+
+/* Whether a switch whose prev_comm is these 16 bytes is plausible. */
+static bool is_plausible_prev_comm(const unsigned char comm[16])
+{
+	struct switch_fixture f;
+	bool is_plausible;
+
+	fixture_open(&f);
+	memcpy(f.record + 8, comm, 16);
+	is_plausible = ca_decoders_plausible(&f.decoders, f.record, sizeof(f.record));
+	fixture_close(&f);
+	return is_plausible;
+}
+
+/* The byte rule, one byte at a time: what the word-wise check must agree with. */
+static bool byte_rule(const unsigned char comm[16])
+{
+	for (int i = 0; i < 16 && comm[i]; i++)
+		if (comm[i] < 0x20 || comm[i] == 0x7f)
+			return false;
+	return true;
+}
+
+START_TEST(test_comms_named)
+{
+	static const struct {
+		const char *bytes;	/* 16 bytes */
+		bool is_plausible;
+	} cases[] = {
+		{ "stress-ng-switch", true },		/* 16 printable bytes, no NUL */
+		{ "sh\0\x01\x02\x7f\x1b garbage..", true },	/* anything after the NUL */
+		{ "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", true },	/* empty */
+		{ "kworker/0:1\x01\0\0\0\0", false },	/* a control character in the second word */
+		{ "kworke\x1f\0\0\0\0\0\0\0\0\0", false },	/* at the first word's end */
+		{ "kworker/\x0a\0\0\0\0\0\0\0", false },	/* at the second word's start */
+		{ "abcdefghijklmno\x01", false },	/* the last byte */
+		{ "ab\x7f" "cd\0\0\0\0\0\0\0\0\0\0\0", false },	/* DEL */
+		{ "abcdefgh\x7f\0\0\0\0\0\0\0", false },	/* DEL in the second word */
+		{ "abc\0\x7f\0\0\0\0\0\0\0\0\0\0\0", true },	/* DEL after the NUL */
+		{ "abcdefgh\0\x01\0\0\0\0\0\0", true },	/* the NUL starts the second word */
+		{ "caf\xc3\xa9\0\0\0\0\0\0\0\0\0\0\0", true },	/* UTF-8 */
+		{ "\xff\xfe\x80\x81\x9f\xa0\0\0\0\0\0\0\0\0\0\0", true },	/* high bytes */
+		{ " ~!\0\0\0\0\0\0\0\0\0\0\0\0\0", true },	/* the printable range's ends */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const unsigned char *comm = (const unsigned char *)cases[i].bytes;
+
+		ck_assert_msg(byte_rule(comm) == cases[i].is_plausible, "case %zu: the rule", i);
+		ck_assert_msg(is_plausible_prev_comm(comm) == cases[i].is_plausible, "case %zu", i);
+	}
+}
+END_TEST
+
+/* Every byte value at every position, the rest printable or cut by a NUL before or after. */
+START_TEST(test_comms_every_byte)
+{
+	struct switch_fixture f;
+	unsigned char comm[16];
+
+	fixture_open(&f);
+	for (int nul_at = -1; nul_at < 16; nul_at += 5) {
+		for (int at = 0; at < 16; at++) {
+			for (int value = 0; value < 256; value++) {
+				memset(comm, 'a', sizeof(comm));
+				if (nul_at >= 0)
+					comm[nul_at] = 0;
+				comm[at] = (unsigned char)value;
+				memcpy(f.record + 8, comm, 16);
+				ck_assert_msg(ca_decoders_plausible(&f.decoders, f.record,
+								    sizeof(f.record)) ==
+					      byte_rule(comm),
+					      "byte 0x%02x at %d, NUL at %d", value, at, nul_at);
+			}
+		}
+	}
+	fixture_close(&f);
+}
+END_TEST
+
+Suite *decode_suite(void)
+{
+	Suite *s = suite_create("decode");
+	TCase *tc = tcase_create("comms");
+
+	tcase_add_test(tc, test_comms_named);
+	tcase_add_test(tc, test_comms_every_byte);
+	suite_add_tcase(s, tc);
+	return s;
+}
