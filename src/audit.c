@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coreaudit/duration.h"
+#include "clock.h"
 #include "observed.h"
 #include "pipeline.h"
 #include "sources/cut.h"
@@ -888,6 +889,18 @@ static void judge_unjudged_windows(struct ca_audit *audit)
 	}
 }
 
+/* A clock that is per CPU or counts no nanoseconds: no verdict stands on its timestamps. */
+static void judge_clock(struct ca_audit *audit)
+{
+	enum ca_clock_kind kind = ca_clock_kind(&audit->info);
+
+	if (kind == CA_CLOCK_GLOBAL_NS || kind == CA_CLOCK_UNNAMED)
+		return;
+	ca_reason_measure(add_reason(audit, "trace clock \"%s\" %s (record with -C mono)",
+				     audit->info.clock, ca_clock_why(kind)),
+			  "clock", 0, NULL);
+}
+
 static void judge_unknowns(struct ca_audit *audit)
 {
 	ca_observed_judge(audit);
@@ -901,10 +914,7 @@ static void judge_unknowns(struct ca_audit *audit)
 					     (unsigned long long)audit->info.bad_lines,
 					     audit->opts.path, audit->info.first_bad_line),
 				  "input", (double)audit->info.bad_lines, "lines");
-	if (!strcmp(audit->info.clock, "local"))
-		ca_reason_measure(add_reason(audit, "trace clock \"local\" is per CPU: cross-CPU "
-					     "order is not guaranteed (record with -C mono)"),
-				  "clock", 0, NULL);
+	judge_clock(audit);
 }
 
 /* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */
@@ -953,11 +963,9 @@ static void collect_warnings(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
 
-	if (strcmp(audit->info.clock, "mono") && strcmp(audit->info.clock, "boot") &&
-	    strcmp(audit->info.clock, "global") && strcmp(audit->info.clock, "x86-tsc") &&
-	    strcmp(audit->info.clock, "mono_raw"))
-		add_warning(audit, "trace clock \"%s\": not known to be synchronised across "
-			    "CPUs; record with -C mono", audit->info.clock);
+	if (ca_clock_kind(&audit->info) == CA_CLOCK_UNNAMED)
+		add_warning(audit, "the trace clock %s; audit the trace.dat to have it judged",
+			    ca_clock_why(CA_CLOCK_UNNAMED));
 	if (audit->is_marker_different) {
 		char topo[128];
 

@@ -34,6 +34,7 @@ struct ca_source_info {
 	uint64_t bad_lines;	/* text: lines that could not be read (skipped) */
 	long first_bad_line;	/* text: the first of them, 1-based; 0 none */
 	bool has_kernel_events;	/* irq, softirq or raw_syscalls entries (--kernel-entry) */
+	bool is_tsc_in_ns;	/* x86-tsc cycles turned into ns by the file's tsc2nsec option */
 };
 
 struct ca_source {

@@ -282,6 +282,8 @@ static void note_option(struct ca_layout *layout, unsigned int id)
 
 	if (id == DATE || id == OFFSET || id == TIME_SHIFT || id == TSC2NSEC)
 		layout->has_converted_ts = true;
+	if (id == TSC2NSEC)
+		layout->has_tsc2nsec = true;
 }
 
 static void walk_v6_options(struct walk *w, struct ca_layout *layout)

@@ -27,6 +27,7 @@ struct ca_layout {
 	int version;		/* 6 or 7 */
 	bool is_compressed;	/* zstd chunks; else pages in place */
 	bool has_converted_ts;	/* options that make libtracecmd change timestamps */
+	bool has_tsc2nsec;	/* one of them: x86-tsc cycles to ns */
 	int page_size;
 	uint64_t file_size;
 	int cpu_count;		/* CPUs with data */

@@ -5,7 +5,8 @@
 # libtracecmd's pages ("pages"); the same JSON findings on every bundled
 # trace (examples/, and ../shared/traces when present) and on each example
 # converted to version 6; the report text of a real trace gives the file's
-# findings; a trace whose timestamps libtracecmd converts (recorded here
+# findings; the trace clock a file names is judged (per CPU, or no
+# nanoseconds: inconclusive); a trace whose timestamps libtracecmd converts (recorded here
 # with trace-cmd record --date) is read through records by itself; and lost
 # events read through the chunk reader are the reference's.
 . "$(dirname "$0")/tap.sh"
@@ -57,6 +58,41 @@ if [ -f "$traces/d-cookies.dat" ]; then
 else
 	skip "no real traces at $traces (set COREAUDIT_TRACES)"
 fi
+
+# The trace clock a file names, judged: the example converted to version 6
+# (its clock is mono), then the brackets of its saved trace_clock moved to
+# another name, nothing else changed.  Nanoseconds of one clock for every CPU
+# keep the verdict; a per-CPU clock, or one that counts no nanoseconds, makes
+# it inconclusive and is named.
+trace-cmd convert --file-version 6 --compression none -i "$top_srcdir/examples/coresched-cookies.dat" \
+	-o "$tap_tmp/clock-v6.dat" > /dev/null 2>&1
+with_clock() {	# with_clock NAME: $tap_tmp/clock-NAME.dat
+	python3 - "$tap_tmp/clock-v6.dat" "$1" "$tap_tmp/clock-$1.dat" <<'EOF'
+import re, sys
+data = open(sys.argv[1], 'rb').read()
+saved = re.search(rb'[a-z0-9_ -]*\[mono\][a-z0-9_ -]*', data)
+names = saved.group(0).replace(b'[', b'').replace(b']', b'').split(b' ')
+marked = b' '.join(b'[' + n + b']' if n == sys.argv[2].encode() else n for n in names)
+assert len(marked) == len(saved.group(0))
+open(sys.argv[3], 'wb').write(data[:saved.start()] + marked + data[saved.end():])
+EOF
+}
+for clock in mono mono_raw boot global tai; do
+	with_clock $clock
+	env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit "$tap_tmp/clock-$clock.dat" \
+		> "$tap_tmp/clock.out" 2>&1
+	check "clock $clock: nanoseconds of one clock, the example passes ($?)" \
+		grep -q "^coreaudit: PASS" "$tap_tmp/clock.out"
+done
+for clock in local perf counter uptime x86-tsc; do
+	with_clock $clock
+	env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit "$tap_tmp/clock-$clock.dat" \
+		> "$tap_tmp/clock.out" 2>&1
+	code=$?
+	check "clock $clock: inconclusive, the clock named" \
+		grep -q "trace clock \"$clock\" .*(record with -C mono)" "$tap_tmp/clock.out"
+	check "clock $clock: exit 4 ($code)" test "$code" -eq 4
+done
 
 command -v trace-cmd > /dev/null || { skip "trace-cmd is not installed"; exit 0; }
 for f in "$top_srcdir"/examples/*.dat; do
