@@ -901,6 +901,18 @@ static void judge_clock(struct ca_audit *audit)
 			  "clock", 0, NULL);
 }
 
+/* --tags markers, and no task has a tag: every task is alike, nothing was compared. */
+static void judge_tagless(struct ca_audit *audit)
+{
+	if (audit->opts.identity != CA_IDENTITY_TAG || audit->pipeline->state.tasks.tag_count)
+		return;
+	ca_reason_measure(add_reason(audit, "--tags markers: the trace holds no coreaudit-tag "
+				     "marker, so no task has a tag and isolation was not judged "
+				     "(each task writes \"coreaudit-tag pid=P tag=NAME\" to trace_marker, "
+				     "or a rule file's tag lines name them)"),
+			  "tags", 0, NULL);
+}
+
 static void judge_unknowns(struct ca_audit *audit)
 {
 	ca_observed_judge(audit);
@@ -915,6 +927,7 @@ static void judge_unknowns(struct ca_audit *audit)
 					     audit->opts.path, audit->info.first_bad_line),
 				  "input", (double)audit->info.bad_lines, "lines");
 	judge_clock(audit);
+	judge_tagless(audit);
 }
 
 /* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */

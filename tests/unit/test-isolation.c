@@ -139,6 +139,34 @@ START_TEST(test_untagged_beside_tagged)
 }
 END_TEST
 
+/* Tags asked for, none written: every task alike, nothing compared: inconclusive, not PASS. */
+START_TEST(test_tags_without_markers)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, false, 0, 0);
+	sc_switch(&t, 1, T0 + 2 * MS, 0, "R", 200, false, 0, 0);
+	sc_switch(&t, 0, T0 + 12 * MS, 100, "S", 0, false, 0, 0);
+	sc_switch(&t, 1, T0 + 20 * MS, 200, "S", 0, false, 0, 0);
+	test_options(&opts, NULL);
+	opts.identity = CA_IDENTITY_TAG;
+	opts.has_grace = true;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "holds no coreaudit-tag marker"));
+	ca_audit_free(&audit);
+	/* The same trace by cookies, all 0 (--unknown-cookie zero): a pass. */
+	test_options(&opts, NULL);
+	opts.has_grace = true;
+	opts.assume_unknown_cookie_zero = true;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /*
  * Backfill: CPU0's first event (a wakeup sent by pid 100) shows 100 running;
  * it ran from there until its first switch.  Its cookie comes from the probe
@@ -412,6 +440,7 @@ Suite *isolation_suite(void)
 	TCase *tc = tcase_create("windows");
 
 	tcase_add_test(tc, test_same_cookie_no_window);
+	tcase_add_test(tc, test_tags_without_markers);
 	tcase_add_test(tc, test_different_cookies_long_is_violation);
 	tcase_add_loop_test(tc, test_no_ipi_events_bound, 0,
 			    sizeof(no_ipi_rows) / sizeof(no_ipi_rows[0]));
