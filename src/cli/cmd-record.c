@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,8 @@ static const struct ca_cli_mode mode = {
 		"DUR takes a unit: ns, us, ms or s (\"500us\", \"10s\"), from 1ns (zero is\n"
 		"refused).  "
 		"Each option is given at most once.\n"
-		"exit status: 0 recorded, 2 usage error, 3 tracefs unusable or FILE unwritable;\n"
-		"otherwise CMD's failure to start is reported with exit 3\n\n"
+		"exit status: 0 recorded, 2 usage error, 3 tracefs unusable, FILE unwritable\n"
+		"or CMD not started (nothing is written then)\n\n"
 		"examples:\n"
 		"  coreaudit record -o trace.dat -- ./workload\n"
 		"  coreaudit record -o trace.dat -d 10s && coreaudit audit trace.dat\n"
@@ -135,14 +136,42 @@ static void write_snapshots(struct recording *rec)
 			"checked\n");
 }
 
+/*
+ * Fork and exec CMD.  A pipe closed on exec tells whether it started: the
+ * child writes execvp()'s errno into it when it did not.
+ * Return: the child's pid; -errno when CMD could not be started (the child
+ *         is reaped) or no child could be made.
+ */
 static pid_t start_command(char **argv)
 {
-	pid_t pid = fork();
+	int fds[2], child_errno = 0;
+	ssize_t got;
+	pid_t pid;
 
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
 	if (pid == 0) {
+		close(fds[0]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "coreaudit: record: cannot run %s: %s\n", argv[0], strerror(errno));
+		child_errno = errno;
+		if (write(fds[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(126);
 		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		child_errno = errno;
+		close(fds[0]);
+		return -child_errno;
+	}
+	do
+		got = read(fds[0], &child_errno, sizeof(child_errno));
+	while (got < 0 && errno == EINTR);
+	close(fds[0]);
+	if (got == (ssize_t)sizeof(child_errno)) {
+		waitpid(pid, NULL, 0);
+		return -child_errno;
 	}
 	return pid;
 }
@@ -220,8 +249,14 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	}
 	rec->source = &source;
 	write_snapshots(rec);
-	if (command && command[0])
+	if (command && command[0]) {
 		rec->child = start_command(command);
+		if (rec->child < 0) {
+			ca_cli_error("record: cannot run %s: %s", command[0], strerror(-rec->child));
+			ca_source_close(&source);
+			return CA_EXIT_INPUT;
+		}
+	}
 	result = ca_audit_feed(rec->audit, &source);
 	if (rec->child > 0)
 		waitpid(rec->child, &rec->child_status, 0);

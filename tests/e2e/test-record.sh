@@ -82,4 +82,14 @@ fi
 expect_exit 0 "record -d without a command" "$coreaudit" record -o "$tap_tmp/d.dat" -d 300ms
 expect_exit 2 "record without -o" "$coreaudit" record -d 1s
 expect_exit 3 "record to an unwritable path" "$coreaudit" record -o /nonexistent/x.dat -d 100ms
+expect_exit 3 "record -- a command that does not exist" "$coreaudit" record -t 0,1 \
+	-o "$tap_tmp/none.dat" -- "$tap_tmp/no-such-command"
+check "its error names the command and why" \
+	grep -q "record: cannot run $tap_tmp/no-such-command: No such file or directory" "$tap_tmp/err"
+check "no file is written for it" test ! -e "$tap_tmp/none.dat"
+echo data > "$tap_tmp/not-executable"
+chmod 644 "$tap_tmp/not-executable"
+expect_exit 3 "record -- a file that may not be run" "$coreaudit" record -t 0,1 \
+	-o "$tap_tmp/none.dat" -- "$tap_tmp/not-executable"
+check "no coreaudit instance left after them" test "$(ls $tracefs/instances | grep -c '^coreaudit-')" = 0
 exit 0
