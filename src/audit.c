@@ -152,6 +152,13 @@ static void take_rule_thresholds(struct ca_audit *audit)
 		audit->opts.max_accounting_pct = audit->pipeline->rules.max_accounting_pct;
 }
 
+/* The events behind window causes that the trace has. */
+static struct ca_cause_events cause_events(const struct ca_audit *audit)
+{
+	return (struct ca_cause_events){ .has_tick_events = audit->info.has_tick_events,
+					 .has_wakeup_events = audit->info.has_wakeup_events };
+}
+
 /*
  * Without ipi events no window's cause is told, and a reschedule IPI that a
  * stopped vCPU took late explains windows of many milliseconds (up to 12.7 ms
@@ -237,7 +244,7 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	ca_isolation_init(&audit->pipeline->isolation, audit->opts.grace_ns, audit->opts.list_limit);
 	if (audit->info.has_ipi_events)
 		ca_isolation_use_causes(&audit->pipeline->isolation, audit->opts.max_transition_ns,
-					audit->info.has_tick_events);
+					cause_events(audit));
 	ret = ca_forcedidle_init(&audit->pipeline->forcedidle);
 	if (!ret)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->isolation.base);
@@ -267,7 +274,7 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = ca_policy_init(&audit->pipeline->policy, &audit->pipeline->rules, policy_grace(audit));
 	if (!ret && audit->pipeline->has_rules && audit->info.has_ipi_events)
 		ca_policy_use_causes(&audit->pipeline->policy, audit->opts.max_transition_ns,
-				     audit->info.has_tick_events);
+				     cause_events(audit));
 	if (!ret && !audit->info.has_ipi_events)
 		bound_unknown_causes(audit);
 	if (!ret && audit->pipeline->has_rules)
@@ -353,6 +360,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 	if (!is_counted)
 		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
+	audit->wakeups += ev->kind == CA_EV_WAKEUP;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
 		audit->resched_ipis++;
 		audit->unnamed_resched_ipis += !ev->ipi.is_callsite_known;
@@ -511,6 +519,36 @@ static void judge_rules(struct ca_audit *audit)
 		ca_reason_limit(reason, (double)policy->grace_ns, "ns");
 		reason->line = rel->line;
 	}
+}
+
+/* Queued tasks come from wakeups: without them forced idle and starvation read too low. */
+static bool lacks_wakeups(const struct ca_audit *audit)
+{
+	return !audit->info.has_wakeup_events || !audit->wakeups;
+}
+
+/* A limit on forced idle or starvation that a trace without wakeups cannot prove held. */
+static void judge_unmeasured_limits(struct ca_audit *audit)
+{
+	const struct ca_audit_options *opts = &audit->opts;
+	char limit[32];
+
+	if (!lacks_wakeups(audit))
+		return;
+	if (opts->max_forced_idle_pct >= 0 && audit->forced_idle_pct <= opts->max_forced_idle_pct)
+		ca_reason_measure(add_reason(audit, "forced idle cannot be held to --max-forced-idle "
+					     "%.2f%%: no sched_wakeup events in the trace, so tasks "
+					     "woken onto a CPU are unseen (record sched:sched_wakeup)",
+					     opts->max_forced_idle_pct),
+				  "max-forced-idle", audit->forced_idle_pct, "percent");
+	if (opts->max_starvation_ns >= 0 &&
+	    audit->max_starved_ns <= (uint64_t)opts->max_starvation_ns)
+		ca_reason_measure(add_reason(audit, "starvation cannot be held to --max-starvation %s: "
+					     "no sched_wakeup events in the trace, so tasks woken onto "
+					     "a CPU are unseen (record sched:sched_wakeup)",
+					     ca_format_duration(opts->max_starvation_ns, limit,
+								sizeof(limit))),
+				  "max-starvation", (double)audit->max_starved_ns, "ns");
 }
 
 static void judge_thresholds(struct ca_audit *audit)
@@ -840,6 +878,12 @@ static void judge_undecided(struct ca_audit *audit)
 				    "explain each (record ipi:ipi_send_cpu and ipi:ipi_send_cpumask)",
 				    (unsigned long long)iso->count, S(iso->count),
 				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+	else if (!audit->info.has_wakeup_events || !audit->pipeline->isolation.causes.has_seen_wakeup)
+		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no "
+				    "sched_wakeup events in the trace, and a local wakeup (need-resched "
+				    "set, no IPI due) could explain each (record sched:sched_wakeup)",
+				    (unsigned long long)iso->count, S(iso->count),
+				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
 	else if (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick)
 		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick "
 				    "events in the trace, and a tick could explain each (record "
@@ -928,6 +972,7 @@ static void judge_unknowns(struct ca_audit *audit)
 				  "input", (double)audit->info.bad_lines, "lines");
 	judge_clock(audit);
 	judge_tagless(audit);
+	judge_unmeasured_limits(audit);
 }
 
 /* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */
@@ -970,6 +1015,12 @@ static void collect_cause_warnings(struct ca_audit *audit)
 			    ca_format_duration(CA_TICK_WINDOW_MAX_NS, tick, sizeof(tick)),
 			    is_reselect_unheld(audit) ? "; nor is forced idle held to the "
 			    "reselection owed" : "");
+	if (lacks_wakeups(audit))
+		add_warning(audit, "no sched_wakeup events in the trace: tasks woken onto a CPU are "
+			    "unseen, so forced idle and starvation read low and the checks of the "
+			    "kernel's decisions see fewer queued tasks%s (record sched:sched_wakeup)",
+			    audit->pipeline->isolation.has_causes ? "; windows with no reschedule "
+			    "IPI or tick before them are of unknown cause" : "");
 }
 
 static void collect_warnings(struct ca_audit *audit)

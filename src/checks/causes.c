@@ -71,10 +71,11 @@ enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_wind
 	}
 }
 
-void ca_causes_init(struct ca_causes *causes, bool has_tick_events)
+void ca_causes_init(struct ca_causes *causes, struct ca_cause_events events)
 {
 	memset(causes, 0, sizeof(*causes));
-	causes->lacks_tick_events = !has_tick_events;
+	causes->lacks_tick_events = !events.has_tick_events;
+	causes->lacks_wakeup_events = !events.has_wakeup_events;
 }
 
 int ca_causes_size(struct ca_causes *causes, size_t cpu_count)
@@ -189,6 +190,7 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 			causes->cpus[ev->ipi.target_cpu].last_resched_ipi = ev->ts;
 		break;
 	case CA_EV_WAKEUP:
+		causes->has_seen_wakeup = true;
 		if (ev->wakeup.target_cpu == ev->cpu)
 			c->last_local_wakeup = ev->ts;
 		break;
@@ -347,6 +349,9 @@ enum ca_window_cause ca_causes_classify(const struct ca_causes *causes,
 	if (leaving->stalled_ns &&
 	    (leaving->stalled_ns >= length || length - leaving->stalled_ns < grace_ns))
 		return CA_CAUSE_VCPU_STALL;
+	/* A wakeup on it may have set need-resched (so no IPI was due), unseen. */
+	if (causes->lacks_wakeup_events || !causes->has_seen_wakeup)
+		return CA_CAUSE_UNKNOWN;
 	/* Its tick may have set need-resched, unseen (a trace can define them, yet hold none). */
 	if ((causes->lacks_tick_events || !causes->has_seen_tick) &&
 	    length <= CA_TICK_WINDOW_MAX_NS)

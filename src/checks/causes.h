@@ -98,11 +98,19 @@ struct ca_causes {
 	uint64_t period_ns;	/* 0 until enough intervals were seen */
 	bool lacks_tick_events;	/* the trace has none: a tick may explain what it shows not */
 	bool has_seen_tick;	/* any CPU's: until then (or ever), ticks are not told */
+	bool lacks_wakeup_events;	/* the trace has none: a local wakeup may explain a window */
+	bool has_seen_wakeup;	/* any CPU's */
 	bool has_tick_timers;	/* the tick's own hrtimer seen: only it counts as a tick */
 };
 
-/** ca_causes_init() - an empty tracker; @has_tick_events: the trace defines them */
-void ca_causes_init(struct ca_causes *causes, bool has_tick_events);
+/* Which events behind the causes the trace has (struct ca_source_info says). */
+struct ca_cause_events {
+	bool has_tick_events;
+	bool has_wakeup_events;
+};
+
+/** ca_causes_init() - an empty tracker for a trace with @events */
+void ca_causes_init(struct ca_causes *causes, struct ca_cause_events events);
 
 /**
  * ca_causes_size() - track CPUs 0 to @cpu_count - 1

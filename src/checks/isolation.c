@@ -910,11 +910,11 @@ void ca_isolation_explain(struct ca_isolation *iso, uint64_t ts)
 }
 
 void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,
-			     bool has_tick_events)
+			     struct ca_cause_events events)
 {
 	iso->has_causes = true;
 	iso->max_transition_ns = max_transition_ns;
-	ca_causes_init(&iso->causes, has_tick_events);
+	ca_causes_init(&iso->causes, events);
 }
 
 void ca_isolation_free(struct ca_isolation *iso)

@@ -191,12 +191,12 @@ void ca_isolation_init(struct ca_isolation *iso, uint64_t grace_ns, size_t list_
  * ca_isolation_use_causes() - classify windows by cause (the trace has ipi
  *                             events): unexplained windows at or over the
  *                             grace are violations, explained ones only over
- *                             @max_transition_ns (0: never); without
- *                             @has_tick_events, those a tick could explain are
- *                             of unknown cause
+ *                             @max_transition_ns (0: never); without tick
+ *                             (wakeup) @events, those a tick (a local wakeup)
+ *                             could explain are of unknown cause
  */
 void ca_isolation_use_causes(struct ca_isolation *iso, uint64_t max_transition_ns,
-			     bool has_tick_events);
+			     struct ca_cause_events events);
 
 void ca_isolation_free(struct ca_isolation *iso);
 

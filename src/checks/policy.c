@@ -453,11 +453,11 @@ int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint6
 }
 
 void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns,
-			  bool has_tick_events)
+			  struct ca_cause_events events)
 {
 	policy->has_causes = true;
 	policy->max_transition_ns = max_transition_ns;
-	ca_causes_init(&policy->causes, has_tick_events);
+	ca_causes_init(&policy->causes, events);
 }
 
 void ca_policy_free(struct ca_policy *policy)

@@ -96,11 +96,11 @@ struct ca_policy {
 int ca_policy_init(struct ca_policy *policy, const struct ca_rules *rules, uint64_t grace_ns);
 /**
  * ca_policy_use_causes() - judge windows by cause (the trace has ipi events);
- *                          without @has_tick_events, those a tick could explain
- *                          are of unknown cause
+ *                          without tick (wakeup) @events, those a tick (a
+ *                          local wakeup) could explain are of unknown cause
  */
 void ca_policy_use_causes(struct ca_policy *policy, uint64_t max_transition_ns,
-			  bool has_tick_events);
+			  struct ca_cause_events events);
 void ca_policy_free(struct ca_policy *policy);
 
 #endif

@@ -950,6 +950,7 @@ static void note_line(struct ca_source *source, struct scan *scan, bool is_event
 	info->has_prctl_events |= ev->kind == CA_EV_PRCTL_EXIT;
 	info->has_ipi_events |= ev->kind == CA_EV_IPI;
 	info->has_tick_events |= ev->kind == CA_EV_TICK;
+	info->has_wakeup_events |= ev->kind == CA_EV_WAKEUP;
 	info->has_kernel_events |= ev->kind == CA_EV_KERNEL;
 }
 

@@ -23,6 +23,7 @@ static void start(struct trace_text *t)
 {
 	sc_switch(t, 1, T0, 0, "R", 200, true, 0, 9);
 	sc_tick(t, 0, T0 + 5 * US, 0);	/* a tick event (before any evidence): ticks are told */
+	sc_wakeup(t, 0, T0 + 50 * US, 0, 200, 1);	/* of a running task, not local: wakeups are told */
 	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
 }
 
@@ -121,15 +122,16 @@ START_TEST(test_unexplained_is_violation_with_evidence)
 	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
 	e = ca_isolation_evidence(&audit.pipeline->isolation, &audit.pipeline->isolation.list[0]);
 	ck_assert_ptr_nonnull(e);
-	/* both IPIs (none to CPU1) and CPU0's switch in, in time order; CPU1's switch
-	 * out closes the window and is its end_ns */
-	ck_assert_int_eq(e->count, 3);
-	ck_assert_int_eq(e->lines[0].kind, CA_EV_IPI);
+	/* the wakeup (not local to CPU1), both IPIs (none to CPU1) and CPU0's switch in,
+	 * in time order; CPU1's switch out closes the window and is its end_ns */
+	ck_assert_int_eq(e->count, 4);
+	ck_assert_int_eq(e->lines[0].kind, CA_EV_WAKEUP);
 	ck_assert_int_eq(e->lines[1].kind, CA_EV_IPI);
-	ck_assert_int_eq(e->lines[1].a, 0);	/* to CPU0 */
-	ck_assert_int_eq(e->lines[2].kind, CA_EV_SWITCH);
-	ck_assert_int_eq(e->lines[2].b, 100);
-	ck_assert_int_eq(e->lines[2].cpu, 0);
+	ck_assert_int_eq(e->lines[2].kind, CA_EV_IPI);
+	ck_assert_int_eq(e->lines[2].a, 0);	/* to CPU0 */
+	ck_assert_int_eq(e->lines[3].kind, CA_EV_SWITCH);
+	ck_assert_int_eq(e->lines[3].b, 100);
+	ck_assert_int_eq(e->lines[3].cpu, 0);
 	ca_audit_free(&audit);
 
 	/* shorter than the grace: skew, though unexplained */
@@ -515,6 +517,7 @@ static const struct {
 static void tickless_window(struct trace_text *t, enum evidence evidence, uint64_t length)
 {
 	sc_switch(t, 1, T0, 0, "R", 200, true, 0, 9);
+	sc_wakeup(t, 0, T0 + 50 * US, 0, 200, 1);	/* of a running task, not local: wakeups are told */
 	sc_ipi(t, 1, T0 + 100 * US, 200, 0);	/* an ipi event: causes can be told */
 	if (evidence == IPI)
 		sc_ipi(t, 0, T0 + 1 * MS, 0, 1);
@@ -580,6 +583,37 @@ START_TEST(test_one_tick_event_tells_ticks)
 END_TEST
 
 /*
+ * No wakeup events (ipi and tick events there): a wakeup on the leaving CPU
+ * may have set need-resched, so that the pick sent no IPI; any window without
+ * one is of unknown cause, however long, and the verdict is inconclusive.
+ */
+START_TEST(test_no_wakeup_events)
+{
+	static const uint64_t lengths[] = { 2 * MS, 40 * MS };
+
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		struct trace_text t = { 0 };
+		struct ca_audit audit;
+
+		sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
+		sc_tick(&t, 0, T0 + 5 * US, 0);
+		sc_ipi(&t, 1, T0 + 100 * US, 200, 0);
+		sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, true, 0, 7);
+		sc_switch(&t, 1, T0 + 1 * MS + lengths[i], 200, "R", 0, true, 9, 0);
+		sc_switch(&t, 0, T0 + 6 * MS + lengths[i], 100, "S", 0, true, 7, 0);
+		ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_INCONCLUSIVE);
+		ck_assert(!audit.info.has_wakeup_events);
+		ck_assert_int_eq(audit.pipeline->isolation.list[0].cause, CA_CAUSE_UNKNOWN);
+		ck_assert_uint_eq(audit.pipeline->isolation.undecided_summary.count, 1);
+		ck_assert_ptr_nonnull(strstr(audit.reasons[0], "of unknown cause: no sched_wakeup "
+					     "events in the trace, and a local wakeup"));
+		ca_audit_free(&audit);
+		trace_free(&t);
+	}
+}
+END_TEST
+
+/*
  * Tick events defined (a trace.dat's formats) yet none seen, as when the
  * tick's hrtimer is recorded but its function cannot be named: until a tick
  * shows, a tick cannot be ruled out.
@@ -590,7 +624,8 @@ START_TEST(test_tick_events_defined_never_seen)
 	struct ca_leaving leaving = { .cpu = 1, .arriving_cpu = 0 };
 	struct ca_event tick = { .ts = T0, .cpu = 0, .kind = CA_EV_TICK };
 
-	ca_causes_init(&causes, true);
+	ca_causes_init(&causes, (struct ca_cause_events){ true, true });
+	causes.has_seen_wakeup = true;
 	ck_assert_int_eq(ca_causes_size(&causes, 2), 0);
 	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
 			 CA_CAUSE_UNKNOWN);
@@ -600,7 +635,8 @@ START_TEST(test_tick_events_defined_never_seen)
 	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
 			 CA_CAUSE_UNEXPLAINED);
 	ca_causes_free(&causes);
-	ca_causes_init(&causes, false);
+	ca_causes_init(&causes, (struct ca_cause_events){ false, true });
+	causes.has_seen_wakeup = true;
 	ck_assert_int_eq(ca_causes_size(&causes, 2), 0);
 	ca_causes_track(&causes, &tick);	/* not told by the source: still unknown */
 	ck_assert_int_eq(ca_causes_classify(&causes, &leaving, 2 * MS, 200 * US),
@@ -706,6 +742,7 @@ Suite *causes_suite(void)
 	tcase_add_loop_test(tc, test_no_tick_events, 0,
 			    sizeof(tickless_rows) / sizeof(tickless_rows[0]));
 	tcase_add_test(tc, test_one_tick_event_tells_ticks);
+	tcase_add_test(tc, test_no_wakeup_events);
 	tcase_add_test(tc, test_tick_events_defined_never_seen);
 	tcase_add_test(tc, test_no_tick_events_rules);
 	tcase_add_loop_test(tc, test_rules_same_kernel_cookie, 0,

@@ -199,6 +199,7 @@ static enum ca_result audit_run_change(struct ca_audit *audit, uint64_t out)
 
 	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 0);
 	sc_ipi(&t, 0, T0 + 10 * US, 100, 1);
+	sc_wakeup(&t, 1, T0 + 500 * US, 0, 100, 0);	/* of a running task: wakeups are told */
 	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 5);
 	sc_tick(&t, 0, T0 + 1100 * US, 100);
 	sc_tick(&t, 0, T0 + 2100 * US, 100);

@@ -99,6 +99,51 @@ START_TEST(test_thresholds_fail)
 }
 END_TEST
 
+/*
+ * No wakeup events: 200, preempted on CPU1 (R) while 100 of another cookie
+ * runs on CPU0, is seen queued, but a woken task would not be.  Forced idle
+ * under a limit is not proven under it; over it, it is.
+ */
+START_TEST(test_limits_without_wakeups)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 2);
+	sc_switch(&t, 1, T0 + 1 * MS, 200, "R", 0, true, 2, 0);
+	sc_switch(&t, 0, T0 + 1 * MS + 1 * US, 0, "R", 100, true, 0, 1);
+	sc_switch(&t, 0, T0 + 5 * MS, 100, "S", 0, true, 1, 0);
+	sc_switch(&t, 1, T0 + 5 * MS + 1 * US, 0, "R", 200, true, 0, 2);
+	sc_switch(&t, 1, T0 + 6 * MS, 200, "S", 0, true, 2, 0);
+	test_options(&opts, NULL);
+	opts.has_grace = true;
+	opts.max_forced_idle_pct = 99;
+	opts.max_starvation_ns = 100 * MS;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
+	ck_assert(audit.forced_idle_pct > 1);
+	ck_assert_int_eq(audit.reason_count, 2);
+	ck_assert_str_eq(audit.reasons[0], "forced idle cannot be held to --max-forced-idle "
+			 "99.00%: no sched_wakeup events in the trace, so tasks woken onto a CPU "
+			 "are unseen (record sched:sched_wakeup)");
+	ck_assert_str_eq(audit.reasons[1], "starvation cannot be held to --max-starvation "
+			 "100.000ms: no sched_wakeup events in the trace, so tasks woken onto a "
+			 "CPU are unseen (record sched:sched_wakeup)");
+	ca_audit_free(&audit);
+	opts.max_forced_idle_pct = 1;
+	opts.max_starvation_ns = -1;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_FAIL);
+	ca_audit_free(&audit);
+	/* One wakeup in the trace: wakeups were recorded, the limit holds. */
+	sc_wakeup(&t, 0, T0 + 7 * MS, 0, 100, 0);
+	sc_switch(&t, 0, T0 + 7 * MS + 1 * US, 0, "R", 100, true, 0, 1);
+	opts.max_forced_idle_pct = 99;
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /* A preempted task stays queued: R at switch-out; starvation stretches restart. */
 START_TEST(test_starvation_stretches)
 {
@@ -334,6 +379,7 @@ Suite *forcedidle_suite(void)
 
 	tcase_add_test(tc, test_smt4_charge_split);
 	tcase_add_test(tc, test_thresholds_fail);
+	tcase_add_test(tc, test_limits_without_wakeups);
 	tcase_add_test(tc, test_starvation_stretches);
 	tcase_add_loop_test(tc, test_pick_time_from_schedule_ipi, 0,
 			    sizeof(pick_time_rows) / sizeof(pick_time_rows[0]));

@@ -213,6 +213,7 @@ START_TEST(test_exclusive_by_cause)
 	switch_prio(&t, 1, T0, 0, 120, 200, 120);
 	sc_ipi(&t, 0, T0 + 100 * US, 0, 0);	/* an ipi event: causes can be told */
 	sc_tick(&t, 0, T0 + 100 * US, 0);	/* a tick event: so can ticks */
+	sc_wakeup(&t, 0, T0 + 200 * US, 0, 200, 1);	/* of a running task: so can wakeups */
 	if (rule_cause_rows[_i].has_kick)
 		sc_ipi(&t, 0, T0 + 990 * US, 0, 1);
 	switch_prio(&t, 0, T0 + 1 * MS, 0, 120, 100, 89);
