@@ -361,6 +361,7 @@ static int consume(void *ctx, const struct ca_event *ev)
 		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
 	audit->wakeups += ev->kind == CA_EV_WAKEUP;
+	audit->ticks += ev->kind == CA_EV_TICK;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
 		audit->resched_ipis++;
 		audit->unnamed_resched_ipis += !ev->ipi.is_callsite_known;
@@ -1016,11 +1017,9 @@ static void collect_cause_warnings(struct ca_audit *audit)
 			    is_reselect_unheld(audit) ? "; nor is forced idle held to the "
 			    "reselection owed" : "");
 	if (lacks_wakeups(audit))
-		add_warning(audit, "no sched_wakeup events in the trace: tasks woken onto a CPU are "
-			    "unseen, so forced idle and starvation read low and the checks of the "
-			    "kernel's decisions see fewer queued tasks%s (record sched:sched_wakeup)",
-			    audit->pipeline->isolation.has_causes ? "; windows with no reschedule "
-			    "IPI or tick before them are of unknown cause" : "");
+		add_warning(audit, "no sched_wakeup events in the trace: woken tasks are unseen, so "
+			    "forced idle and starvation read low, and a window with no reschedule "
+			    "IPI is of unknown cause (record sched:sched_wakeup)");
 }
 
 static void collect_warnings(struct ca_audit *audit)

@@ -21,6 +21,52 @@ static bool is_audited(const struct ca_state *state, int cpu)
 	return cpu < state->topo.cpu_count && state->topo.core_of_cpu[cpu] >= 0;
 }
 
+/*
+ * The tick period the window causes measured, from as few as
+ * PERIOD_INTERVALS intervals (a short trace has few); 0 when not known.
+ */
+#define PERIOD_INTERVALS 4
+
+static uint64_t tick_period(const struct ca_audit *audit)
+{
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+
+	return iso->has_causes ? ca_causes_period(&iso->causes, PERIOD_INTERVALS) : 0;
+}
+
+/*
+ * A CPU whose first event shows a task running, nothing before it in the
+ * span saying what ran: its run is taken back to the span's start.  A CPU
+ * that runs a task takes its tick every period (but on nohz_full CPUs), so
+ * where the trace records ticks a longer silence from the start means its
+ * recording began late (trace-cmd record -m keeps only each CPU's last
+ * pages; a ring buffer overwritten before trace-cmd extract).  Longer: two
+ * periods and a quarter (a tick may come a quarter late, as the stall rule
+ * reads them), or, while the period is not known, the longest a tick takes
+ * at HZ 100 (CA_TICK_WINDOW_MAX_NS).  Unless that first event is a tick: a
+ * vCPU the host stopped from the start (the real SMT4 traces under an
+ * overcommitted QEMU: 16 ms) resumes with its overdue tick, the task still
+ * its own, so the head is its state.  A silence the demand rule already
+ * counts (CA_UNOBSERVED_SILENT from the start) is not counted again.
+ */
+uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+	const struct ca_cpu *c = &state->cpus[cpu];
+	uint64_t period = tick_period(audit);
+	uint64_t bound = period ? 2 * period + period / 4 : CA_TICK_WINDOW_MAX_NS;
+
+	if (!audit->info.has_tick_events || !audit->ticks || (size_t)cpu >= state->cpu_count ||
+	    !c->has_first || !c->is_first_unknown || c->first_pid <= 0 ||
+	    c->first_kind == CA_EV_TICK ||
+	    c->first_ts <= state->first_ts + bound)
+		return 0;
+	if (c->coverage.why_count[CA_UNOBSERVED_SILENT] &&
+	    c->coverage.longest[CA_UNOBSERVED_SILENT].from <= state->first_ts)
+		return 0;
+	return c->first_ts - state->first_ts;
+}
+
 void ca_observed_sum(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -29,12 +75,14 @@ void ca_observed_sum(struct ca_audit *audit)
 
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
+		uint64_t cpu_unobserved;
 
 		if (!is_audited(state, cpu))
 			continue;
+		cpu_unobserved = cov->unobserved_ns + ca_observed_late_start_ns(audit, cpu);
 		total += span;
-		unobserved += cov->unobserved_ns < span ? cov->unobserved_ns : span;
-		audit->unobserved_cpus += cov->unobserved_ns > 0;
+		unobserved += cpu_unobserved < span ? cpu_unobserved : span;
+		audit->unobserved_cpus += cpu_unobserved > 0;
 	}
 	audit->unobserved_ns = unobserved;
 	audit->observed_pct = total ? 100.0 * (double)(total - unobserved) / (double)total : 0;
@@ -243,9 +291,44 @@ static void judge_stream_end(struct ca_audit *audit)
 	reason->cpu = cpu;
 }
 
+static void judge_late_start(struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+	struct ca_reason *reason;
+	char d[32], period[64] = "", first[40], others[48] = "";
+	int worst = -1, count = 0;
+	uint64_t worst_ns = 0, total = 0;
+
+	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
+		uint64_t late = is_audited(state, cpu) ? ca_observed_late_start_ns(audit, cpu) : 0;
+
+		count += late > 0;
+		total += late;
+		if (late > worst_ns) {
+			worst_ns = late;
+			worst = cpu;
+		}
+	}
+	if (worst < 0)
+		return;
+	if (tick_period(audit))
+		snprintf(period, sizeof(period), " (every %s)", D(tick_period(audit), d));
+	if (count > 1)
+		snprintf(others, sizeof(others), " (and %d more CPU%s alike)", count - 1,
+			 count == 2 ? "" : "s");
+	reason = ca_audit_add_reason(audit, "CPU %d shows no event until %s (%s into the span) though "
+			    "it was running pid %d and ticks are recorded%s: its recording began "
+			    "late (trace-cmd record -m, or an overwritten buffer)%s",
+			    worst, when(state->cpus[worst].first_ts, false, first, sizeof(first)),
+			    D(worst_ns, d), state->cpus[worst].first_pid, period, others);
+	ca_reason_measure(reason, "coverage", (double)total, "ns");
+	reason->cpu = worst;
+}
+
 void ca_observed_judge(struct ca_audit *audit)
 {
 	judge_never_seen(audit);
+	judge_late_start(audit);
 	judge_stream_end(audit);
 	judge_damage(audit);
 	judge_silent(audit);

@@ -21,6 +21,15 @@ void ca_reason_measure(struct ca_reason *reason, const char *check, double value
 /** ca_reason_limit() - the threshold @reason's value passed */
 void ca_reason_limit(struct ca_reason *reason, double threshold, const char *unit);
 
+/**
+ * ca_observed_late_start_ns() - the head of the span that @cpu, first seen
+ *                               running a task in a trace that records
+ *                               ticks, stayed silent too long for a running
+ *                               CPU: its recording began late
+ * Return: that head (from the span's start to its first event), 0 when none.
+ */
+uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu);
+
 /** ca_observed_sum() - fill @audit's observed figures from the state's coverage */
 void ca_observed_sum(struct ca_audit *audit);
 

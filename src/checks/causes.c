@@ -92,19 +92,14 @@ void ca_causes_free(struct ca_causes *causes)
 	causes->cpu_count = 0;
 }
 
-/*
- * The tick period: the mean interval around the most common one, between
- * the tick timer's expiries when the trace has them, else between timer
- * interrupts; 0 while fewer than MIN_TICK_INTERVALS were seen.
- */
-static uint64_t estimate_period(const struct ca_causes *causes)
+uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals)
 {
-	const struct ca_tick_intervals *t = causes->tick_timers.total >= MIN_TICK_INTERVALS ?
+	const struct ca_tick_intervals *t = causes->tick_timers.total >= min_intervals ?
 					    &causes->tick_timers : &causes->timer_interrupts;
 	uint64_t sum = 0, count = 0;
 	int best = 0;
 
-	if (t->total < MIN_TICK_INTERVALS)
+	if (!min_intervals || t->total < min_intervals)
 		return 0;
 	for (int i = 1; i < CA_TICK_BUCKETS; i++)
 		if (t->counts[i] > t->counts[best])
@@ -127,7 +122,7 @@ static void count_tick_interval(struct ca_causes *causes, struct ca_tick_interva
 	t->sums_ns[bucket] += interval;
 	/* Settled once known: estimated again every PERIOD_REFRESH intervals. */
 	if (++t->total == MIN_TICK_INTERVALS || !(t->total % PERIOD_REFRESH))
-		causes->period_ns = estimate_period(causes);
+		causes->period_ns = ca_causes_period(causes, MIN_TICK_INTERVALS);
 }
 
 /* A running CPU shows an event at least every tick; a longer silence is a stopped vCPU. */

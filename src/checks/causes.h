@@ -109,6 +109,15 @@ struct ca_cause_events {
 	bool has_wakeup_events;
 };
 
+/**
+ * ca_causes_period() - the tick period: the mean interval around the most
+ *                      common one, between the tick timer's expiries when
+ *                      the trace has @min_intervals of them, else between
+ *                      timer interrupts
+ * Return: ns; 0 while fewer than @min_intervals were seen.
+ */
+uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals);
+
 /** ca_causes_init() - an empty tracker for a trace with @events */
 void ca_causes_init(struct ca_causes *causes, struct ca_cause_events events);
 

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "coreaudit/report.h"
+#include "observed.h"
 #include "report/common.h"
 
 #define SCHEMA_VERSION 2
@@ -93,21 +94,37 @@ static json *topology(const struct ca_topology *topo)
 	return cores;
 }
 
-/* Each CPU with time unobserved: how much, and the longest stretch of each kind. */
-static json *unobserved(const struct ca_state *state)
+/* A recording that began late on a CPU (observed.c): one stretch from the span's start. */
+static void put_late_start(json *by_why, const struct ca_state *state, int cpu, uint64_t late)
 {
+	json *kind = json_object_new_object();
+
+	put(kind, "count", u64(1));
+	put(kind, "total_ns", u64(late));
+	put(kind, "longest_from_ns", u64(state->first_ts));
+	put(kind, "longest_to_ns", u64(state->cpus[cpu].first_ts));
+	put(by_why, "late-start", kind);
+}
+
+/* Each CPU with time unobserved: how much, and the longest stretch of each kind. */
+static json *unobserved(const struct ca_audit *audit)
+{
+	const struct ca_state *state = &audit->pipeline->state;
 	json *list = json_object_new_array();
 
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
+		uint64_t late = ca_observed_late_start_ns(audit, cpu);
 		json *entry, *by_why;
 
-		if (ca_topology_core_of(&state->topo, cpu) < 0 || !cov->unobserved_ns)
+		if (ca_topology_core_of(&state->topo, cpu) < 0 || !(cov->unobserved_ns + late))
 			continue;
 		entry = json_object_new_object();
 		by_why = json_object_new_object();
 		put(entry, "cpu", json_object_new_int(cpu));
-		put(entry, "unobserved_ns", u64(cov->unobserved_ns));
+		put(entry, "unobserved_ns", u64(cov->unobserved_ns + late));
+		if (late)
+			put_late_start(by_why, state, cpu, late);
 		for (int why = 0; why < CA_UNOBSERVED_WHY_COUNT; why++) {
 			const struct ca_stretch *s = &cov->longest[why];
 			json *kind;
@@ -180,7 +197,7 @@ static json *trace(const struct ca_audit *audit)
 	put(obj, "unnamed_resched_ipis", u64(audit->unnamed_resched_ipis));
 	put(obj, "observed_pct", real(audit->observed_pct, 4));
 	put(obj, "unobserved_ns", u64(audit->unobserved_ns));
-	put(obj, "unobserved", unobserved(state));
+	put(obj, "unobserved", unobserved(audit));
 	return obj;
 }
 

@@ -718,6 +718,14 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 		note_demands(state, ev);
 		end_silence(state, ev);
 	}
+	c = &state->cpus[ev->cpu];
+	if (!c->has_first && ev->kind != CA_EV_LOST && ev->kind != CA_EV_COOKIE) {
+		c->has_first = true;
+		c->is_first_unknown = c->run == CA_CPU_UNKNOWN;
+		c->first_ts = ev->ts;
+		c->first_pid = ev->kind == CA_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+		c->first_kind = ev->kind;
+	}
 	ret = settle_current(state, ev);
 	if (!ret)
 		ret = apply_event(state, ev);

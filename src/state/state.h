@@ -62,6 +62,16 @@ struct ca_cpu {
 	int queued_capacity;
 	bool has_events;
 	uint64_t last_ts;	/* last event seen on this CPU */
+	/*
+	 * Its first event in the span, when nothing before told what it ran:
+	 * the task then current (0: idle), whose run is taken to reach back to
+	 * the span's start (audit.c judges whether it can).
+	 */
+	bool has_first;		/* an event of its own: first_ts, first_pid, first_kind */
+	bool is_first_unknown;
+	uint64_t first_ts;
+	int first_pid;
+	enum ca_event_kind first_kind;
 	int64_t lost_events;	/* counted; unknown counts add 1 */
 	bool has_unknown_loss;	/* a gap of unknown size */
 	uint64_t lost_ns;	/* time lost to gaps */

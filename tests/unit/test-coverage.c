@@ -297,6 +297,71 @@ START_TEST(test_topology_option_against_marker)
 }
 END_TEST
 
+/*
+ * CPU1's first event comes @lead into the trace and shows @first_pid running
+ * before it (0: idle), a switch or (@is_tick_first) its tick; CPU0 runs 100
+ * and ticks every 4 ms.  A CPU that runs a task ticks too: silent longer than
+ * two periods and a quarter, its recording began late, and what it ran from
+ * the start is not known; unless its first event is the overdue tick of a
+ * vCPU the host had stopped.
+ */
+static enum ca_result audit_late_cpu(struct ca_audit *audit, uint64_t lead, int first_pid,
+				     bool is_tick_first)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	enum ca_result result;
+	uint64_t tick = T0 + 2 * MS;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_ipi(&t, 0, T0 + 100 * US, 100, 0);	/* ipi events: causes, and a tick period, are told */
+	sc_wakeup(&t, 0, T0 + 200 * US, 100, 100, 0);
+	for (; tick < T0 + lead; tick += 4 * MS)
+		sc_tick(&t, 0, tick, 100);
+	if (first_pid && is_tick_first)
+		sc_tick(&t, 1, T0 + lead, first_pid);
+	if (first_pid)
+		sc_switch(&t, 1, T0 + lead + (is_tick_first ? 10 * US : 0), first_pid, "S", 0, true, 7, 0);
+	else
+		sc_switch(&t, 1, T0 + lead, 0, "R", 200, true, 0, 7);
+	for (; tick < T0 + 30 * MS; tick += 4 * MS)
+		sc_tick(&t, 0, tick, 100);
+	sc_switch(&t, 0, T0 + 30 * MS, 100, "S", 0, true, 7, 0);
+	if (!first_pid)
+		sc_switch(&t, 1, T0 + 30 * MS + 1 * US, 200, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	result = audit_text(audit, &t, &opts);
+	trace_free(&t);
+	return result;
+}
+
+START_TEST(test_late_start_of_a_running_cpu)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 200, false), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_str_eq(audit.reasons[0], "CPU 1 shows no event until 1.013000000 s (13.000ms "
+			 "into the span) though it was running pid 200 and ticks are recorded (every "
+			 "4.000ms): its recording began late (trace-cmd record -m, or an overwritten "
+			 "buffer)");
+	ck_assert_int_eq(audit.unobserved_cpus, 1);
+	ck_assert_uint_eq(audit.unobserved_ns, 13 * MS);
+	ca_audit_free(&audit);
+	/* Within two periods and a quarter (9 ms): a tick may just not have come. */
+	ck_assert_msg(audit_late_cpu(&audit, 8 * MS, 200, false) == CA_RESULT_PASS, "%s", audit.error);
+	ca_audit_free(&audit);
+	/* First seen idle: an idle CPU takes no tick (nohz), its silence is its state. */
+	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 0, false), CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.unobserved_ns, 0);
+	ca_audit_free(&audit);
+	/* First seen taking its tick, overdue: a stopped vCPU resuming, its task its own. */
+	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 200, true), CA_RESULT_PASS);
+	ck_assert_uint_eq(audit.unobserved_ns, 0);
+	ca_audit_free(&audit);
+}
+END_TEST
+
 Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -312,6 +377,7 @@ Suite *coverage_suite(void)
 	tcase_add_test(tc, test_damaged_page_skipped);
 	tcase_add_test(tc, test_stream_ends_in_damage);
 	tcase_add_test(tc, test_topology_option_against_marker);
+	tcase_add_test(tc, test_late_start_of_a_running_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
