@@ -1173,6 +1173,13 @@ static enum ca_result run_pipeline(struct run *run, struct ca_source *source)
 		return outside_span(audit);
 	if (!audit->events && audit->opts.cpus && audit->pipeline->state.has_events)
 		return no_audited_events(audit);
+	if (!audit->events && audit->info.instance_count)
+		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: its top-level buffer holds no "
+				  "scheduler events; it has %d instance buffer%s (\"%s\"%s, trace-cmd "
+				  "record -B), which coreaudit does not read: record without -B",
+				  audit->opts.path, audit->info.instance_count,
+				  audit->info.instance_count == 1 ? "" : "s", audit->info.instance,
+				  audit->info.instance_count > 1 ? " first" : "");
 	if (!audit->events)
 		return fail_input(audit, CA_RESULT_BAD_INPUT, "%s: the trace holds no scheduler events",
 				  audit->opts.path);

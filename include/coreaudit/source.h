@@ -36,6 +36,8 @@ struct ca_source_info {
 	long first_bad_line;	/* text: the first of them, 1-based; 0 none */
 	bool has_kernel_events;	/* irq, softirq or raw_syscalls entries (--kernel-entry) */
 	bool is_tsc_in_ns;	/* x86-tsc cycles turned into ns by the file's tsc2nsec option */
+	int instance_count;	/* trace.dat: buffers of tracefs instances, not read */
+	char instance[32];	/* the first one's name */
 };
 
 struct ca_source {

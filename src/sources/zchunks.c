@@ -286,6 +286,17 @@ static void note_option(struct ca_layout *layout, unsigned int id)
 		layout->has_tsc2nsec = true;
 }
 
+/* A BUFFER option's (@p, @len: offset, then name): an instance's buffer, named. */
+static void note_instance(struct ca_layout *layout, const unsigned char *p, size_t len)
+{
+	size_t name_len = len > 8 ? strnlen((const char *)p + 8, len - 8) : 0;
+
+	if (!name_len || name_len == len - 8)
+		return;		/* the top buffer, or a name that does not end */
+	if (!layout->instance_count++)
+		snprintf(layout->instance, sizeof(layout->instance), "%.*s", (int)name_len, p + 8);
+}
+
 static void walk_v6_options(struct walk *w, struct ca_layout *layout)
 {
 	for (unsigned int i = 0; i < MAX_COUNT && !w->why && !w->is_short; i++) {
@@ -298,6 +309,8 @@ static void walk_v6_options(struct walk *w, struct ca_layout *layout)
 		if (size > MAX_SECTION)
 			bad(w, "an option is damaged");
 		note_option(layout, id);
+		if (id == OPTION_BUFFER && !w->is_short && w->at + size <= w->len)
+			note_instance(layout, w->p + w->at, size);
 		take(w, size);
 	}
 	bad(w, "the options are damaged");
@@ -525,20 +538,23 @@ static int walk_options(struct ca_layout *layout, struct sections *s, const unsi
 {
 	int ret = 0;
 
-	for (size_t at = 0; !ret && at + 6 <= len;) {
+	for (size_t at = 0; ret >= 0 && at + 6 <= len; at += 6 + le32(data + at + 2)) {
 		unsigned int id = le16(data + at);
 		uint32_t size = le32(data + at + 2);
 
 		if (size > len - at - 6)
-			return section_fail(s, "an option is damaged");
+			return ret ? ret : section_fail(s, "an option is damaged");
+		if (id == OPTION_BUFFER)
+			note_instance(layout, data + at + 6, size);
+		if (id == OPTION_DONE && size == 8)
+			*next = le64(data + at + 6);
+		if (ret)
+			continue;	/* the top buffer found: the instances' names alone */
 		note_option(layout, id);
 		if (id == OPTION_BUFFER && size >= 8)
 			ret = take_buffer(layout, s, data + at + 6, size);
-		else if (id == OPTION_DONE && size == 8)
-			*next = le64(data + at + 6);
 		else if (id >= SECTION_FIRST && id <= SECTION_LAST && size >= 8)
 			s->offsets[id] = le64(data + at + 6);
-		at += 6 + size;
 	}
 	return ret;
 }
@@ -548,6 +564,7 @@ static int find_buffer(struct ca_layout *layout, struct sections *s, uint64_t of
 	bool has_buffer = false;
 
 	for (int sections = 0; offset && sections < 64; sections++) {
+		const char *why = s->why;
 		unsigned char *data = NULL;
 		size_t len = 0;
 		uint64_t next = 0;
@@ -556,6 +573,10 @@ static int find_buffer(struct ca_layout *layout, struct sections *s, uint64_t of
 		if (!ret)
 			ret = walk_options(layout, s, data, len, &next);
 		free(data);
+		if (ret < 0 && has_buffer) {
+			s->why = why;	/* past the top buffer: its damage is libtracecmd's to find */
+			break;
+		}
 		if (ret < 0)
 			return ret;
 		has_buffer |= ret > 0;

@@ -28,6 +28,8 @@ struct ca_layout {
 	bool is_compressed;	/* zstd chunks; else pages in place */
 	bool has_converted_ts;	/* options that make libtracecmd change timestamps */
 	bool has_tsc2nsec;	/* one of them: x86-tsc cycles to ns */
+	int instance_count;	/* buffers of tracefs instances (trace-cmd record -B) */
+	char instance[32];	/* the first one's name */
 	int page_size;
 	uint64_t file_size;
 	int cpu_count;		/* CPUs with data */

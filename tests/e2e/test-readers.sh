@@ -7,8 +7,9 @@
 # converted to version 6; the report text of a real trace gives the file's
 # findings; the trace clock a file names is judged (per CPU, or no
 # nanoseconds: inconclusive); a trace whose timestamps libtracecmd converts (recorded here
-# with trace-cmd record --date) is read through records by itself; and lost
-# events read through the chunk reader are the reference's.
+# with trace-cmd record --date) is read through records by itself; lost
+# events read through the chunk reader are the reference's; and a recording
+# into a tracefs instance (-B) is refused naming the instance.
 . "$(dirname "$0")/tap.sh"
 traces=${COREAUDIT_TRACES:-$top_srcdir/../shared/traces}
 hold_cpu_lock
@@ -151,3 +152,18 @@ same_findings_leaky "$tap_tmp/lossy.dat" 0,1 chunks
 lost=$(json_get "d['trace']['lost_events']" < "$tap_tmp/default.json")
 check "lossy: the overwritten buffer lost events ($lost), counted alike by both readers" \
 	test "$lost" -gt 0
+
+# A recording into a tracefs instance (trace-cmd record -B): the top-level
+# buffer holds nothing, and the message says where the events are.
+trace-cmd record -B coreaudit-readers-test -d --no-filter -C mono -e sched:sched_switch \
+	-o "$tap_tmp/instance.dat" sleep 0.2 > /dev/null 2>&1
+echo "$size" > $tracefs/buffer_size_kb
+rmdir $tracefs/instances/coreaudit-readers-test 2> /dev/null	# trace-cmd 3.1.6 leaves it
+check "instance: removed" test ! -d $tracefs/instances/coreaudit-readers-test
+env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit -t 0,1 "$tap_tmp/instance.dat" \
+	> "$tap_tmp/instance.out" 2>&1
+code=$?
+check "instance: bad input (exit $code)" test "$code" -eq 3
+check "instance: the message names the instance buffer" grep -q \
+	"its top-level buffer holds no scheduler events; it has 1 instance buffer (\"coreaudit-readers-test\", trace-cmd record -B)" \
+	"$tap_tmp/instance.out"
