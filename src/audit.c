@@ -1026,6 +1026,12 @@ static void collect_warnings(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
 
+	if (audit->info.instance_count)
+		add_warning(audit, "the trace's %d tracefs instance buffer%s (\"%s\"%s, trace-cmd "
+			    "record -B) %s not read: the top-level buffer alone is audited",
+			    audit->info.instance_count, audit->info.instance_count == 1 ? "" : "s",
+			    audit->info.instance, audit->info.instance_count > 1 ? " first" : "",
+			    audit->info.instance_count == 1 ? "is" : "are");
 	if (ca_clock_kind(&audit->info) == CA_CLOCK_UNNAMED)
 		add_warning(audit, "the trace clock %s; audit the trace.dat to have it judged",
 			    ca_clock_why(CA_CLOCK_UNNAMED));

@@ -158,6 +158,7 @@ check "lossy: the overwritten buffer lost events ($lost), counted alike by both 
 trace-cmd record -B coreaudit-readers-test -d --no-filter -C mono -e sched:sched_switch \
 	-o "$tap_tmp/instance.dat" sleep 0.2 > /dev/null 2>&1
 echo "$size" > $tracefs/buffer_size_kb
+echo "$on" > $tracefs/tracing_on
 rmdir $tracefs/instances/coreaudit-readers-test 2> /dev/null	# trace-cmd 3.1.6 leaves it
 check "instance: removed" test ! -d $tracefs/instances/coreaudit-readers-test
 env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit -t 0,1 "$tap_tmp/instance.dat" \
@@ -167,3 +168,15 @@ check "instance: bad input (exit $code)" test "$code" -eq 3
 check "instance: the message names the instance buffer" grep -q \
 	"its top-level buffer holds no scheduler events; it has 1 instance buffer (\"coreaudit-readers-test\", trace-cmd record -B)" \
 	"$tap_tmp/instance.out"
+# Both buffers recorded: the top-level one is audited, and a warning says the instance's is not.
+trace-cmd record -d --no-filter -C mono -e sched:sched_switch -B coreaudit-readers-test \
+	-e sched:sched_switch -o "$tap_tmp/both.dat" sleep 0.2 > /dev/null 2>&1
+echo "$size" > $tracefs/buffer_size_kb
+echo "$on" > $tracefs/tracing_on
+rmdir $tracefs/instances/coreaudit-readers-test 2> /dev/null
+env ASAN_OPTIONS=detect_leaks=0 "$coreaudit" audit -t 0,1 "$tap_tmp/both.dat" \
+	> "$tap_tmp/both.out" 2>&1
+check "instance beside the top buffer: the top one audited, the instance's named as not read" \
+	grep -q "the trace's 1 tracefs instance buffer (\"coreaudit-readers-test\", trace-cmd record -B) is not read" \
+	"$tap_tmp/both.out"
+check "instance beside the top buffer: removed" test ! -d $tracefs/instances/coreaudit-readers-test
