@@ -837,7 +837,8 @@ static void judge_gaps(struct ca_audit *audit)
 	char cpus[128];
 
 	if (audit->lost_events) {
-		reason = add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown",
+		reason = add_reason(audit, "%s%llu events lost: what ran meanwhile is unknown (a "
+				    "larger buffer keeps up: trace-cmd record -b KB, or fewer events)",
 				    audit->has_unknown_loss ? "at least " : "",
 				    (unsigned long long)audit->lost_events);
 		ca_reason_measure(reason, "lost-events", (double)audit->lost_events, "events");
