@@ -448,6 +448,10 @@ static enum ca_result watch(struct monitor *mon, struct ca_live_options *live, b
 		ca_source_close(&source);
 		return CA_RESULT_BAD_INPUT;
 	}
+	if (!ca_cli_topology_fits("monitor", &mon->audit->opts.topology, source.info.cpu_count)) {
+		ca_source_close(&source);
+		return CA_RESULT_BAD_OPTIONS;
+	}
 	if (source.warning[0])
 		fprintf(stderr, "coreaudit: %s\n", source.warning);
 	if (!mon->is_quiet)

@@ -232,6 +232,10 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 		ca_source_close(&source);
 		return CA_EXIT_INPUT;
 	}
+	if (!ca_cli_topology_fits("record", &rec->audit->opts.topology, source.info.cpu_count)) {
+		ca_source_close(&source);
+		return CA_EXIT_USAGE;
+	}
 	if (source.warning[0])
 		fprintf(stderr, "coreaudit: %s\n", source.warning);
 	if (ca_writer_open(&rec->writer, source.info.cpu_count, ca_live_page_size(&source), err,

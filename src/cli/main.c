@@ -8,6 +8,7 @@
 #include "config.h"
 #include "exit.h"
 #include "cli.h"
+#include "coreaudit/topology.h"
 
 static const struct ca_command commands[] = {
 	{ "audit", "audit a trace file: isolation, forced idle, starvation",
@@ -29,6 +30,15 @@ void ca_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+bool ca_cli_topology_fits(const char *mode, const struct ca_topology *topo, int cpu_count)
+{
+	if (topo->cpu_count <= cpu_count)
+		return true;
+	ca_cli_error("%s: --topology names CPU %d, but this machine's CPUs are 0 to %d", mode,
+		     topo->cpu_count - 1, cpu_count - 1);
+	return false;
 }
 
 static void usage(FILE *out)

@@ -82,6 +82,10 @@ fi
 expect_exit 0 "record -d without a command" "$coreaudit" record -o "$tap_tmp/d.dat" -d 300ms
 expect_exit 2 "record without -o" "$coreaudit" record -d 1s
 expect_exit 3 "record to an unwritable path" "$coreaudit" record -o /nonexistent/x.dat -d 100ms
+cpus=$(ls -d $tracefs/per_cpu/cpu* | wc -l)
+expect_exit 2 "record --topology with a CPU the machine lacks" "$coreaudit" record \
+	-t "0,$cpus" -o "$tap_tmp/none.dat" -d 100ms
+check "its error names the CPU" grep -q "record: --topology names CPU $cpus, but this machine's CPUs are 0 to $((cpus - 1))" "$tap_tmp/err"
 expect_exit 3 "record -- a command that does not exist" "$coreaudit" record -t 0,1 \
 	-o "$tap_tmp/none.dat" -- "$tap_tmp/no-such-command"
 check "its error names the command and why" \
