@@ -211,6 +211,22 @@ static bool is_runnable_state(const char *state, size_t len)
 	return len >= 1 && state[0] == 'R';
 }
 
+/*
+ * A prev_state as report -R prints it, a number: runnable when its low 8 bits
+ * are 0, as decode.c reads it from a trace.dat (0x100, TASK_REPORT_MAX, marks
+ * a preempted task); else a letter, as above.
+ */
+static bool is_runnable_field(const char *state)
+{
+	char *end;
+	unsigned long value;
+
+	if (*state < '0' || *state > '9')
+		return is_runnable_state(state, strlen(state));
+	value = strtoul(state, &end, 0);
+	return !*end && (value & 0xff) == 0;
+}
+
 /* "prev:1 [120] R ==> next:2 [120]" */
 static int parse_switch_plugin(const char *fields, struct ca_switch *sw)
 {
@@ -265,7 +281,7 @@ static int parse_switch(const char *fields, struct ca_switch *sw)
 	    field_prio(fields, "prev_prio", &sw->prev_prio) ||
 	    field_prio(fields, "next_prio", &sw->next_prio))
 		return -EINVAL;
-	sw->is_prev_runnable = is_runnable_state(state, strlen(state));
+	sw->is_prev_runnable = is_runnable_field(state);
 	return 0;
 }
 
@@ -401,18 +417,28 @@ static int parse_prctl_exit(const char *fields, int64_t *ret)
 	const char *end;
 	uint64_t value;
 
-	if (!(end = read_u64(fields, &value)) || !is_rest_blank(end))
+	if (!strncmp(fields, "__syscall_nr=", 13)) {	/* report -R: "__syscall_nr=157 ret=..." */
+		if (field_u64(fields, "ret", &value))
+			return -EINVAL;
+	} else if (!(end = read_u64(fields, &value)) || !is_rest_blank(end)) {
 		return -EINVAL;
+	}
 	*ret = (int64_t)value;
 	return 0;
 }
 
 static void copy_marker(const char *fields, struct ca_event *ev)
 {
-	/* "tracing_mark_write: text" (the %ps of the ip, then the buffer) */
+	/*
+	 * "tracing_mark_write: text" (the %ps of the ip, then the buffer), or
+	 * with report -R "ip=SYMBOL buf=text"
+	 */
 	const char *text = strstr(fields, ": ");
 
-	text = text ? text + 2 : fields;
+	if (!strncmp(fields, "ip=", 3) && strstr(fields, " buf="))
+		text = strstr(fields, " buf=") + 5;
+	else
+		text = text ? text + 2 : fields;
 	snprintf(ev->marker, CA_MARKER_LEN, "%s", text);
 	ev->marker[strcspn(ev->marker, "\r\n")] = '\0';
 }
@@ -459,9 +485,11 @@ static int parse_migrate(const char *fields, struct ca_migrate *migrate)
 	return 0;
 }
 
+/* "comm=P pid=N child_comm=C child_pid=M"; report -R names the parent's "parent_pid" */
 static int parse_fork(const char *fields, struct ca_fork *fork)
 {
-	if (field_int(fields, "pid", PID_MAX, &fork->parent_pid) ||
+	if ((field_int(fields, "pid", PID_MAX, &fork->parent_pid) &&
+	     field_int(fields, "parent_pid", PID_MAX, &fork->parent_pid)) ||
 	    field_int(fields, "child_pid", PID_MAX, &fork->child_pid) ||
 	    field_string(fields, "child_comm", fork->child_comm, CA_COMM_LEN))
 		return -EINVAL;
