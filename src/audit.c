@@ -357,11 +357,12 @@ static int consume(void *ctx, const struct ca_event *ev)
 	case CA_CUT_INSIDE:
 		break;
 	}
+	/* Whether the trace records them, told by any CPU's. */
+	audit->wakeups += ev->kind == CA_EV_WAKEUP && !ev->wakeup.is_new;
+	audit->ticks += ev->kind == CA_EV_TICK;
 	if (!is_counted)
 		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
-	audit->wakeups += ev->kind == CA_EV_WAKEUP;
-	audit->ticks += ev->kind == CA_EV_TICK;
 	if (ev->kind == CA_EV_IPI && ev->ipi.is_resched) {
 		audit->resched_ipis++;
 		audit->unnamed_resched_ipis += !ev->ipi.is_callsite_known;
@@ -550,6 +551,15 @@ static void judge_unmeasured_limits(struct ca_audit *audit)
 					     ca_format_duration(opts->max_starvation_ns, limit,
 								sizeof(limit))),
 				  "max-starvation", (double)audit->max_starved_ns, "ns");
+	if (audit->pipeline->accounting.finding_count)
+		ca_reason_measure(add_reason(audit, "%zu task%s whose forced idle the kernel accounted "
+					     "otherwise than the trace implies, not judged: no "
+					     "sched_wakeup events in the trace, so its figure reads low "
+					     "(record sched:sched_wakeup)",
+					     (size_t)audit->pipeline->accounting.finding_count,
+					     audit->pipeline->accounting.finding_count == 1 ? "" : "s"),
+				  "accounting", (double)audit->pipeline->accounting.finding_count,
+				  "tasks");
 }
 
 static void judge_thresholds(struct ca_audit *audit)
@@ -637,8 +647,8 @@ static void judge_accounting(struct ca_audit *audit)
 	struct ca_reason *reason;
 	char k[32], m[32];
 
-	if (!acc->finding_count)
-		return;
+	if (!acc->finding_count || lacks_wakeups(audit))
+		return;		/* without wakeups the trace's figure reads low: judge_unmeasured_limits */
 	while (r < acc->list + acc->listed - 1 && !r->is_finding)
 		r++;		/* the largest difference that is a finding */
 	reason = add_reason(audit, "%llu task%s whose forced idle the kernel accounted otherwise "
@@ -935,12 +945,20 @@ static void judge_unjudged_windows(struct ca_audit *audit)
 	}
 }
 
+/* Nanoseconds of one clock for every CPU, or report text, which does not say. */
+static bool is_clock_trusted(const struct ca_audit *audit)
+{
+	enum ca_clock_kind kind = ca_clock_kind(&audit->info);
+
+	return kind == CA_CLOCK_GLOBAL_NS || kind == CA_CLOCK_UNNAMED;
+}
+
 /* A clock that is per CPU or counts no nanoseconds: no verdict stands on its timestamps. */
 static void judge_clock(struct ca_audit *audit)
 {
 	enum ca_clock_kind kind = ca_clock_kind(&audit->info);
 
-	if (kind == CA_CLOCK_GLOBAL_NS || kind == CA_CLOCK_UNNAMED)
+	if (is_clock_trusted(audit))
 		return;
 	ca_reason_measure(add_reason(audit, "trace clock \"%s\" %s (record with -C mono)",
 				     audit->info.clock, ca_clock_why(kind)),
@@ -1089,6 +1107,9 @@ static enum ca_result decide(struct ca_audit *audit)
 	collect_warnings(audit);
 	judge_failures(audit);
 	audit->failure_count = audit->reason_count;
+	/* On a clock that is per CPU or counts no ns, no failure is proven: listed, not a fail. */
+	if (!is_clock_trusted(audit))
+		audit->failure_count = 0;
 	/* Listed after the failures, even when the verdict is fail. */
 	judge_unknowns(audit);
 	if (audit->failure_count) {

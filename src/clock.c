@@ -5,8 +5,9 @@
  * and perf are local_clock(), per CPU and not synchronised; global, mono,
  * mono_raw, boot and tai are nanoseconds of one clock for all CPUs; counter
  * is an atomic counter and uptime jiffies, no time at all; x86-tsc is raw
- * TSC cycles unless trace-cmd recorded the tsc2nsec conversion (-C
- * tsc2nsec), which libtracecmd applies.  A verdict needs nanoseconds in one
+ * TSC cycles.  trace-cmd record -C tsc2nsec records x86-tsc and saves the
+ * clock as "tsc2nsec" with the conversion (the TSC2NSEC option), which
+ * libtracecmd applies: nanoseconds, when the option is there.  A verdict needs nanoseconds in one
  * order across CPUs: every grace, ceiling and duration is in ns.
  */
 #include <string.h>
@@ -15,7 +16,7 @@
 
 static const char *const global_ns[] = { "mono", "mono_raw", "boot", "global", "tai" };
 static const char *const per_cpu[] = { "local", "perf" };
-static const char *const not_ns[] = { "counter", "uptime", "x86-tsc" };
+static const char *const not_ns[] = { "counter", "uptime", "x86-tsc", "tsc2nsec" };
 
 static bool is_one_of(const char *clock, const char *const *names, size_t count)
 {
@@ -32,7 +33,8 @@ enum ca_clock_kind ca_clock_kind(const struct ca_source_info *info)
 	if (!strcmp(info->clock, "unknown"))
 		return CA_CLOCK_UNNAMED;
 	if (IS_ONE_OF(info->clock, global_ns) ||
-	    (!strcmp(info->clock, "x86-tsc") && info->is_tsc_in_ns))
+	    ((!strcmp(info->clock, "x86-tsc") || !strcmp(info->clock, "tsc2nsec")) &&
+	     info->is_tsc_in_ns))
 		return CA_CLOCK_GLOBAL_NS;
 	if (IS_ONE_OF(info->clock, per_cpu))
 		return CA_CLOCK_PER_CPU;

@@ -22,8 +22,10 @@ static bool is_audited(const struct ca_state *state, int cpu)
 }
 
 /*
- * The tick period the window causes measured, from as few as
- * PERIOD_INTERVALS intervals (a short trace has few); 0 when not known.
+ * The tick period, from the tick timer's own expiries (hrtimer_expire_entry
+ * of tick_*), from as few as PERIOD_INTERVALS intervals (a short trace has
+ * few); 0 when not known.  Not from timer interrupts: other timers make them
+ * more frequent than the tick, and the bound below too short.
  */
 #define PERIOD_INTERVALS 4
 
@@ -31,7 +33,7 @@ static uint64_t tick_period(const struct ca_audit *audit)
 {
 	const struct ca_isolation *iso = &audit->pipeline->isolation;
 
-	return iso->has_causes ? ca_causes_period(&iso->causes, PERIOD_INTERVALS) : 0;
+	return iso->has_causes ? ca_causes_tick_timer_period(&iso->causes, PERIOD_INTERVALS) : 0;
 }
 
 /*
@@ -43,28 +45,33 @@ static uint64_t tick_period(const struct ca_audit *audit)
  * pages; a ring buffer overwritten before trace-cmd extract).  Longer: two
  * periods and a quarter (a tick may come a quarter late, as the stall rule
  * reads them), or, while the period is not known, the longest a tick takes
- * at HZ 100 (CA_TICK_WINDOW_MAX_NS).  Unless that first event is a tick: a
- * vCPU the host stopped from the start (the real SMT4 traces under an
- * overcommitted QEMU: 16 ms) resumes with its overdue tick, the task still
- * its own, so the head is its state.  A silence the demand rule already
- * counts (CA_UNOBSERVED_SILENT from the start) is not counted again.
+ * at HZ 100 (CA_TICK_WINDOW_MAX_NS).  Unless that first event is a tick
+ * within CA_RESPONSE_NS: a vCPU the host stopped from the start (the real
+ * SMT4 traces under an overcommitted QEMU: 16 ms) resumes with its overdue
+ * tick, the task still its own.  A head already unobserved (lost events or
+ * damage before the first event, a silence the demand rule counts) is not
+ * counted again.
  */
 uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
 {
 	const struct ca_state *state = &audit->pipeline->state;
-	const struct ca_cpu *c = &state->cpus[cpu];
 	uint64_t period = tick_period(audit);
 	uint64_t bound = period ? 2 * period + period / 4 : CA_TICK_WINDOW_MAX_NS;
+	const struct ca_cpu *c;
+	uint64_t head;
 
-	if (!audit->info.has_tick_events || !audit->ticks || (size_t)cpu >= state->cpu_count ||
-	    !c->has_first || !c->is_first_unknown || c->first_pid <= 0 ||
-	    c->first_kind == CA_EV_TICK ||
-	    c->first_ts <= state->first_ts + bound)
+	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !audit->info.has_tick_events ||
+	    !audit->ticks)
+		return 0;
+	c = &state->cpus[cpu];
+	head = c->first_ts > state->first_ts ? c->first_ts - state->first_ts : 0;
+	if (!c->has_first || !c->is_first_unknown || c->is_head_covered || c->first_pid <= 0 ||
+	    head <= bound || (c->first_kind == CA_EV_TICK && head <= CA_RESPONSE_NS))
 		return 0;
 	if (c->coverage.why_count[CA_UNOBSERVED_SILENT] &&
 	    c->coverage.longest[CA_UNOBSERVED_SILENT].from <= state->first_ts)
 		return 0;
-	return c->first_ts - state->first_ts;
+	return head;
 }
 
 void ca_observed_sum(struct ca_audit *audit)
@@ -316,9 +323,9 @@ static void judge_late_start(struct ca_audit *audit)
 	if (count > 1)
 		snprintf(others, sizeof(others), " (and %d more CPU%s alike)", count - 1,
 			 count == 2 ? "" : "s");
-	reason = ca_audit_add_reason(audit, "CPU %d shows no event until %s (%s into the span) though "
-			    "it was running pid %d and ticks are recorded%s: its recording began "
-			    "late (trace-cmd record -m, or an overwritten buffer)%s",
+	reason = ca_audit_add_reason(audit, "CPU %d silent until %s (%s into the span) though "
+			    "running pid %d and ticks are recorded%s: its recording began late "
+			    "(record -m, or an overwritten buffer)%s",
 			    worst, when(state->cpus[worst].first_ts, false, first, sizeof(first)),
 			    D(worst_ns, d), state->cpus[worst].first_pid, period, others);
 	ca_reason_measure(reason, "coverage", (double)total, "ns");

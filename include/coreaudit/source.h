@@ -31,7 +31,7 @@ struct ca_source_info {
 	bool has_prctl_events;
 	bool has_ipi_events;
 	bool has_tick_events;
-	bool has_wakeup_events;	/* sched_wakeup (or _new) defined; text: seen */
+	bool has_wakeup_events;	/* sched_wakeup defined (not _new alone); text: seen */
 	uint64_t bad_lines;	/* text: lines that could not be read (skipped) */
 	long first_bad_line;	/* text: the first of them, 1-based; 0 none */
 	bool has_kernel_events;	/* irq, softirq or raw_syscalls entries (--kernel-entry) */

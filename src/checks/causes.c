@@ -92,10 +92,9 @@ void ca_causes_free(struct ca_causes *causes)
 	causes->cpu_count = 0;
 }
 
-uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals)
+/* The mean interval around the most common one of @t; 0 below @min_intervals. */
+static uint64_t period_of(const struct ca_tick_intervals *t, uint32_t min_intervals)
 {
-	const struct ca_tick_intervals *t = causes->tick_timers.total >= min_intervals ?
-					    &causes->tick_timers : &causes->timer_interrupts;
 	uint64_t sum = 0, count = 0;
 	int best = 0;
 
@@ -109,6 +108,17 @@ uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals
 		count += t->counts[i];
 	}
 	return sum / count;
+}
+
+uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals)
+{
+	return period_of(causes->tick_timers.total >= min_intervals ? &causes->tick_timers :
+			 &causes->timer_interrupts, min_intervals);
+}
+
+uint64_t ca_causes_tick_timer_period(const struct ca_causes *causes, uint32_t min_intervals)
+{
+	return period_of(&causes->tick_timers, min_intervals);
 }
 
 static void count_tick_interval(struct ca_causes *causes, struct ca_tick_intervals *t,
@@ -185,7 +195,7 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 			causes->cpus[ev->ipi.target_cpu].last_resched_ipi = ev->ts;
 		break;
 	case CA_EV_WAKEUP:
-		causes->has_seen_wakeup = true;
+		causes->has_seen_wakeup |= !ev->wakeup.is_new;	/* a fork's tells nothing */
 		if (ev->wakeup.target_cpu == ev->cpu)
 			c->last_local_wakeup = ev->ts;
 		break;

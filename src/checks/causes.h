@@ -118,6 +118,13 @@ struct ca_cause_events {
  */
 uint64_t ca_causes_period(const struct ca_causes *causes, uint32_t min_intervals);
 
+/**
+ * ca_causes_tick_timer_period() - the same from the tick timer's expiries
+ *                                 alone (other timers' interrupts, more
+ *                                 frequent, would make it shorter)
+ */
+uint64_t ca_causes_tick_timer_period(const struct ca_causes *causes, uint32_t min_intervals);
+
 /** ca_causes_init() - an empty tracker for a trace with @events */
 void ca_causes_init(struct ca_causes *causes, struct ca_cause_events events);
 

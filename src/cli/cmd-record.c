@@ -218,6 +218,43 @@ static int parse_args(int argc, char **argv, struct parsed *parsed)
 	return first;
 }
 
+/*
+ * The tracefs instance opened, the topology held to the machine, the writer
+ * ready and the topology marker written.  Return: 0, or the exit status
+ * (@source closed).
+ */
+static int prepare(struct recording *rec, struct ca_live_options *live, struct ca_source *source)
+{
+	char err[600];
+	int ret = 0;
+
+	if (ca_live_open(source, live)) {
+		ca_cli_error("record: %s", source->error);
+		ret = CA_EXIT_INPUT;
+	} else if (!ca_cli_topology_fits("record", &rec->audit->opts.topology,
+					 source->info.cpu_count)) {
+		ret = CA_EXIT_USAGE;
+	} else if (ca_writer_open(&rec->writer, source->info.cpu_count, ca_live_page_size(source),
+				  err, sizeof(err))) {
+		ca_cli_error("record: %s", err);
+		ret = CA_EXIT_INPUT;
+	}
+	if (ret) {
+		ca_source_close(source);
+		return ret;
+	}
+	if (source->warning[0])
+		fprintf(stderr, "coreaudit: %s\n", source->warning);
+	rec->is_writer_ready = true;
+	rec->writer.with_kernel_entry = live->with_kernel_entry;
+	if (ca_live_write_topology(source, &rec->audit->opts.topology)) {
+		ca_cli_error("record: out of memory");
+		ca_source_close(source);
+		return CA_EXIT_INPUT;
+	}
+	return 0;
+}
+
 static int record(struct recording *rec, struct ca_live_options *live, const char *output,
 		  char **command)
 {
@@ -225,32 +262,10 @@ static int record(struct recording *rec, struct ca_live_options *live, const cha
 	struct ca_source source;
 	char *clock = NULL;
 	enum ca_result result;
-	int ret;
+	int ret = prepare(rec, live, &source);
 
-	if (ca_live_open(&source, live)) {
-		ca_cli_error("record: %s", source.error);
-		ca_source_close(&source);
-		return CA_EXIT_INPUT;
-	}
-	if (!ca_cli_topology_fits("record", &rec->audit->opts.topology, source.info.cpu_count)) {
-		ca_source_close(&source);
-		return CA_EXIT_USAGE;
-	}
-	if (source.warning[0])
-		fprintf(stderr, "coreaudit: %s\n", source.warning);
-	if (ca_writer_open(&rec->writer, source.info.cpu_count, ca_live_page_size(&source), err,
-			   sizeof(err))) {
-		ca_cli_error("record: %s", err);
-		ca_source_close(&source);
-		return CA_EXIT_INPUT;
-	}
-	rec->is_writer_ready = true;
-	rec->writer.with_kernel_entry = live->with_kernel_entry;
-	if (ca_live_write_topology(&source, &rec->audit->opts.topology)) {
-		ca_cli_error("record: out of memory");
-		ca_source_close(&source);
-		return CA_EXIT_INPUT;
-	}
+	if (ret)
+		return ret;
 	rec->source = &source;
 	write_snapshots(rec);
 	if (command && command[0]) {

@@ -9,6 +9,7 @@
 
 #include "coreaudit/duration.h"
 #include "coreaudit/report.h"
+#include "observed.h"
 #include "report/common.h"
 #include "report/rows.h"
 #include "report/sections.h"
@@ -68,7 +69,8 @@ static void write_observed(FILE *out, const struct ca_audit *audit)
 	}
 	fprintf(out, "; unobserved:");
 	for (int cpu = 0, shown = 0; cpu < state->topo.cpu_count; cpu++) {
-		uint64_t ns = state->cpus[cpu].coverage.unobserved_ns;
+		uint64_t ns = state->cpus[cpu].coverage.unobserved_ns +
+			      ca_observed_late_start_ns(audit, cpu);
 
 		if (ca_topology_core_of(&state->topo, cpu) < 0 || !ns)
 			continue;

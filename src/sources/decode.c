@@ -502,7 +502,7 @@ static void add_decoder(struct ca_decoders *td, struct tep_event *event,
 	info->has_prctl_events |= d->kind == CA_EV_PRCTL_EXIT;
 	info->has_ipi_events |= d->kind == CA_EV_IPI;
 	info->has_tick_events |= d->kind == CA_EV_TICK;
-	info->has_wakeup_events |= d->kind == CA_EV_WAKEUP;
+	info->has_wakeup_events |= d->kind == CA_EV_WAKEUP && !d->is_new_task;
 	info->has_kernel_events |= d->kind == CA_EV_KERNEL;
 }
 

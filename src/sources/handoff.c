@@ -7,8 +7,10 @@
  * fault guard is armed): pages checked and walked, CPUs merged.  A
  * trace.dat's records cross over undecoded, their bytes copied into a batch
  * (a sched_switch is about 70 bytes, its decoded event 264), and the worker
- * decodes them (ca_decoders_emit(): const decoders, the decoding's one lazy
- * table, libtraceevent's function map, built on that thread alone) and
+ * decodes them (ca_decoders_emit(): const decoders; the decoding's lazy
+ * tables, libtraceevent's function map and decode.c's memo of tick
+ * functions, written on that thread alone; the readers' page checks touch
+ * neither) and
  * passes each event to the consumer (stream, state, checks), one at a time,
  * in order.  So the findings are those of one thread, event for event.
  * Other events (damage, report text) cross over decoded.  Not for the live

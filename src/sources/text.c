@@ -417,12 +417,17 @@ static int parse_prctl_exit(const char *fields, int64_t *ret)
 	const char *end;
 	uint64_t value;
 
-	if (!strncmp(fields, "__syscall_nr=", 13)) {	/* report -R: "__syscall_nr=157 ret=..." */
-		if (field_u64(fields, "ret", &value))
+	if (!strncmp(fields, "__syscall_nr=", 13)) {	/* report -R: "... ret=-22" (%lld) */
+		const char *p = field_value(fields, "ret");
+		bool is_negative = p && *p == '-';
+
+		if (!p || !(end = read_u64(p + is_negative, &value)) || !is_value_end(*end))
 			return -EINVAL;
-	} else if (!(end = read_u64(fields, &value)) || !is_rest_blank(end)) {
-		return -EINVAL;
+		*ret = is_negative ? -(int64_t)value : (int64_t)value;
+		return 0;
 	}
+	if (!(end = read_u64(fields, &value)) || !is_rest_blank(end))
+		return -EINVAL;
 	*ret = (int64_t)value;
 	return 0;
 }
@@ -978,7 +983,7 @@ static void note_line(struct ca_source *source, struct scan *scan, bool is_event
 	info->has_prctl_events |= ev->kind == CA_EV_PRCTL_EXIT;
 	info->has_ipi_events |= ev->kind == CA_EV_IPI;
 	info->has_tick_events |= ev->kind == CA_EV_TICK;
-	info->has_wakeup_events |= ev->kind == CA_EV_WAKEUP;
+	info->has_wakeup_events |= ev->kind == CA_EV_WAKEUP && !ev->wakeup.is_new;
 	info->has_kernel_events |= ev->kind == CA_EV_KERNEL;
 }
 

@@ -616,7 +616,7 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 				 "corrupt headers)");
 	clock = tracecmd_get_trace_clock(td->handle);
 	snprintf(source->info.clock, sizeof(source->info.clock), "%s", clock ? clock : "local");
-	source->info.is_tsc_in_ns = !td->layout_ret && td->layout.has_tsc2nsec;
+	source->info.is_tsc_in_ns = td->layout.has_tsc2nsec;
 	source->info.instance_count = td->layout.instance_count;
 	snprintf(source->info.instance, sizeof(source->info.instance), "%s", td->layout.instance);
 	source->info.cpu_count = tracecmd_cpus(td->handle);

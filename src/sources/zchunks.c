@@ -532,11 +532,16 @@ static int take_buffer(struct ca_layout *layout, struct sections *s, const unsig
 	return 1;
 }
 
-/* One options section's options: 1 when the top buffer was found, with *@next the next section. */
+/*
+ * One options section's options: 1 when the top buffer was found (or
+ * @has_buffer: it was, in a section before), with *@next the next section.
+ * Past the top buffer, options are noted (instances' names, options that
+ * change timestamps) but no buffer or section is taken.
+ */
 static int walk_options(struct ca_layout *layout, struct sections *s, const unsigned char *data,
-			size_t len, uint64_t *next)
+			size_t len, uint64_t *next, bool has_buffer)
 {
-	int ret = 0;
+	int ret = has_buffer;
 
 	for (size_t at = 0; ret >= 0 && at + 6 <= len; at += 6 + le32(data + at + 2)) {
 		unsigned int id = le16(data + at);
@@ -544,13 +549,13 @@ static int walk_options(struct ca_layout *layout, struct sections *s, const unsi
 
 		if (size > len - at - 6)
 			return ret ? ret : section_fail(s, "an option is damaged");
+		note_option(layout, id);
 		if (id == OPTION_BUFFER)
 			note_instance(layout, data + at + 6, size);
 		if (id == OPTION_DONE && size == 8)
 			*next = le64(data + at + 6);
 		if (ret)
-			continue;	/* the top buffer found: the instances' names alone */
-		note_option(layout, id);
+			continue;
 		if (id == OPTION_BUFFER && size >= 8)
 			ret = take_buffer(layout, s, data + at + 6, size);
 		else if (id >= SECTION_FIRST && id <= SECTION_LAST && size >= 8)
@@ -571,7 +576,7 @@ static int find_buffer(struct ca_layout *layout, struct sections *s, uint64_t of
 		int ret = read_section(s, offset, OPTION_DONE, &data, &len);
 
 		if (!ret)
-			ret = walk_options(layout, s, data, len, &next);
+			ret = walk_options(layout, s, data, len, &next, has_buffer);
 		free(data);
 		if (ret < 0 && has_buffer) {
 			s->why = why;	/* past the top buffer: its damage is libtracecmd's to find */

@@ -722,6 +722,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 	if (!c->has_first && ev->kind != CA_EV_LOST && ev->kind != CA_EV_COOKIE) {
 		c->has_first = true;
 		c->is_first_unknown = c->run == CA_CPU_UNKNOWN;
+		c->is_head_covered = c->coverage.unobserved_ns > 0;
 		c->first_ts = ev->ts;
 		c->first_pid = ev->kind == CA_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
 		c->first_kind = ev->kind;

@@ -69,6 +69,7 @@ struct ca_cpu {
 	 */
 	bool has_first;		/* an event of its own: first_ts, first_pid, first_kind */
 	bool is_first_unknown;
+	bool is_head_covered;	/* unobserved already before it (lost events, damage) */
 	uint64_t first_ts;
 	int first_pid;
 	enum ca_event_kind first_kind;

@@ -16,7 +16,8 @@
  * kernel charges 100 for it.  The kernel's figure for 100 is sampled at
  * T0 + 2 us (KERNEL_BASE) and at T0 + 105 ms (KERNEL_BASE + @charged).
  */
-static enum ca_result audit_sampled(struct ca_audit *audit, uint64_t charged, const char *rules)
+static enum ca_result audit_sampled_wakeups(struct ca_audit *audit, uint64_t charged,
+					    const char *rules, bool has_wakeups)
 {
 	struct trace_text t = { 0 };
 	struct ca_audit_options opts;
@@ -27,6 +28,8 @@ static enum ca_result audit_sampled(struct ca_audit *audit, uint64_t charged, co
 	sc_switch(&t, 1, T0 + US, 300, "R", 0, true, 2, 0);
 	snprintf(text, sizeof(text), "coreaudit-kfi pid=100 forceidle_ns=%llu", KERNEL_BASE);
 	sc_marker(&t, 0, T0 + 2 * US, 100, text);
+	if (has_wakeups)	/* of a running task, not local: the trace records wakeups */
+		sc_wakeup(&t, 1, T0 + 3 * US, 0, 100, 0);
 	sc_switch(&t, 0, T0 + 100 * MS, 100, "S", 0, true, 1, 0);
 	sc_switch(&t, 1, T0 + 100 * MS + 10 * US, 0, "R", 300, true, 0, 2);
 	snprintf(text, sizeof(text), "coreaudit-kfi pid=100 forceidle_ns=%llu",
@@ -38,6 +41,11 @@ static enum ca_result audit_sampled(struct ca_audit *audit, uint64_t charged, co
 			 audit_text(audit, &t, &opts);
 	trace_free(&t);
 	return result;
+}
+
+static enum ca_result audit_sampled(struct ca_audit *audit, uint64_t charged, const char *rules)
+{
+	return audit_sampled_wakeups(audit, charged, rules, true);
 }
 
 /* The kernel charged what the trace implies: compared, no finding. */
@@ -79,6 +87,12 @@ START_TEST(test_accounting_contradicted)
 	ck_assert_int_eq(audit_sampled(&audit, 60 * MS, NULL), CA_RESULT_PASS);
 	ca_audit_free(&audit);
 	ck_assert_int_eq(audit_sampled(&audit, 40 * MS, NULL), CA_RESULT_FAIL);
+	ca_audit_free(&audit);
+	/* No wakeups in the trace: its figure reads low, the difference is not judged. */
+	ck_assert_int_eq(audit_sampled_wakeups(&audit, 0, NULL, false), CA_RESULT_INCONCLUSIVE);
+	ck_assert_str_eq(audit.reasons[0], "1 task whose forced idle the kernel accounted "
+			 "otherwise than the trace implies, not judged: no sched_wakeup events in the "
+			 "trace, so its figure reads low (record sched:sched_wakeup)");
 	ca_audit_free(&audit);
 }
 END_TEST

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "scenario.h"
 
 static void two_task_trace(struct trace_text *t)
@@ -406,12 +407,41 @@ START_TEST(test_wrong_files)
 }
 END_TEST
 
+/* Trace clocks by what they count (clock.c); tsc2nsec is ns only with its conversion. */
+START_TEST(test_clock_kinds)
+{
+	static const struct {
+		const char *clock;
+		bool is_tsc_in_ns;
+		enum ca_clock_kind kind;
+	} rows[] = {
+		{ "mono", false, CA_CLOCK_GLOBAL_NS }, { "mono_raw", false, CA_CLOCK_GLOBAL_NS },
+		{ "boot", false, CA_CLOCK_GLOBAL_NS }, { "global", false, CA_CLOCK_GLOBAL_NS },
+		{ "tai", false, CA_CLOCK_GLOBAL_NS }, { "local", false, CA_CLOCK_PER_CPU },
+		{ "perf", false, CA_CLOCK_PER_CPU }, { "counter", false, CA_CLOCK_NOT_NS },
+		{ "uptime", false, CA_CLOCK_NOT_NS }, { "x86-tsc", false, CA_CLOCK_NOT_NS },
+		{ "x86-tsc", true, CA_CLOCK_GLOBAL_NS }, { "tsc2nsec", true, CA_CLOCK_GLOBAL_NS },
+		{ "tsc2nsec", false, CA_CLOCK_NOT_NS }, { "unknown", false, CA_CLOCK_UNNAMED },
+		{ "ppc-tb", false, CA_CLOCK_UNKNOWN }, { "", false, CA_CLOCK_UNKNOWN },
+	};
+	struct ca_source_info info;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&info, 0, sizeof(info));
+		snprintf(info.clock, sizeof(info.clock), "%s", rows[i].clock);
+		info.is_tsc_in_ns = rows[i].is_tsc_in_ns;
+		ck_assert_msg(ca_clock_kind(&info) == rows[i].kind, "%s", rows[i].clock);
+	}
+}
+END_TEST
+
 Suite *audit_suite(void)
 {
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("inputs");
 
 	tcase_add_test(tc, test_check_errors_reach_the_caller);
+	tcase_add_test(tc, test_clock_kinds);
 	tcase_add_test(tc, test_lost_events_inconclusive);
 	tcase_add_test(tc, test_cpumask_ipi_counted_once);
 	tcase_add_test(tc, test_missing_switch_inconclusive);

@@ -297,16 +297,24 @@ START_TEST(test_topology_option_against_marker)
 }
 END_TEST
 
+/* One late-start trace: how CPU1 first shows, and what the trace records. */
+struct late_case {
+	uint64_t lead;		/* CPU1's first event, after the start */
+	int first_pid;		/* running before it; 0: idle */
+	bool is_tick_first;	/* its first event is its tick */
+	bool has_tick_timers;	/* the tick's hrtimer recorded too: the period is told */
+	bool is_lost_first;	/* events lost on CPU1 before its first */
+};
+
 /*
- * CPU1's first event comes @lead into the trace and shows @first_pid running
- * before it (0: idle), a switch or (@is_tick_first) its tick; CPU0 runs 100
- * and ticks every 4 ms.  A CPU that runs a task ticks too: silent longer than
- * two periods and a quarter, its recording began late, and what it ran from
- * the start is not known; unless its first event is the overdue tick of a
- * vCPU the host had stopped.
+ * CPU0 runs 100 and ticks every 4 ms; CPU1 first shows @c->lead into the
+ * trace.  A CPU that runs a task ticks too: silent from the start longer
+ * than two periods and a quarter (15 ms while the period is unknown), its
+ * recording began late, and what it ran there is not known; unless its first
+ * event is the overdue tick of a vCPU the host had stopped, or the head is
+ * already unobserved for another reason.
  */
-static enum ca_result audit_late_cpu(struct ca_audit *audit, uint64_t lead, int first_pid,
-				     bool is_tick_first)
+static enum ca_result audit_late_cpu(struct ca_audit *audit, const struct late_case *c)
 {
 	struct trace_text t = { 0 };
 	struct ca_audit_options opts;
@@ -316,19 +324,22 @@ static enum ca_result audit_late_cpu(struct ca_audit *audit, uint64_t lead, int 
 	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
 	sc_ipi(&t, 0, T0 + 100 * US, 100, 0);	/* ipi events: causes, and a tick period, are told */
 	sc_wakeup(&t, 0, T0 + 200 * US, 100, 100, 0);
-	for (; tick < T0 + lead; tick += 4 * MS)
+	for (; tick < T0 + 40 * MS; tick += 4 * MS) {
+		if (tick >= T0 + c->lead && tick - 4 * MS < T0 + c->lead) {
+			if (c->is_lost_first)
+				trace_raw(&t, "CPU:1 [5 EVENTS DROPPED]");
+			if (c->first_pid && c->is_tick_first)
+				sc_tick(&t, 1, T0 + c->lead, c->first_pid);
+			sc_switch(&t, 1, T0 + c->lead + 10 * US, c->first_pid, c->first_pid ? "S" : "R",
+				  c->first_pid ? 0 : 200, true, 7, 7);
+		}
 		sc_tick(&t, 0, tick, 100);
-	if (first_pid && is_tick_first)
-		sc_tick(&t, 1, T0 + lead, first_pid);
-	if (first_pid)
-		sc_switch(&t, 1, T0 + lead + (is_tick_first ? 10 * US : 0), first_pid, "S", 0, true, 7, 0);
-	else
-		sc_switch(&t, 1, T0 + lead, 0, "R", 200, true, 0, 7);
-	for (; tick < T0 + 30 * MS; tick += 4 * MS)
-		sc_tick(&t, 0, tick, 100);
-	sc_switch(&t, 0, T0 + 30 * MS, 100, "S", 0, true, 7, 0);
-	if (!first_pid)
-		sc_switch(&t, 1, T0 + 30 * MS + 1 * US, 200, "S", 0, true, 7, 0);
+		if (c->has_tick_timers)
+			sc_tick_timer(&t, 0, tick + 5 * US, 100);
+	}
+	sc_switch(&t, 0, T0 + 40 * MS, 100, "S", 0, true, 7, 0);
+	if (!c->first_pid)
+		sc_switch(&t, 1, T0 + 40 * MS + 1 * US, 200, "S", 0, true, 7, 0);
 	test_options(&opts, NULL);
 	result = audit_text(audit, &t, &opts);
 	trace_free(&t);
@@ -339,25 +350,49 @@ START_TEST(test_late_start_of_a_running_cpu)
 {
 	struct ca_audit audit;
 
-	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 200, false), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit_late_cpu(&audit, &(struct late_case){ 13 * MS, 200, false, true,
+								    false }),
+			 CA_RESULT_INCONCLUSIVE);
 	ck_assert_int_eq(audit.reason_count, 1);
-	ck_assert_str_eq(audit.reasons[0], "CPU 1 shows no event until 1.013000000 s (13.000ms "
-			 "into the span) though it was running pid 200 and ticks are recorded (every "
-			 "4.000ms): its recording began late (trace-cmd record -m, or an overwritten "
-			 "buffer)");
+	ck_assert_str_eq(audit.reasons[0], "CPU 1 silent until 1.013010000 s (13.010ms into the "
+			 "span) though running pid 200 and ticks are recorded (every 4.000ms): its "
+			 "recording began late (record -m, or an overwritten buffer)");
 	ck_assert_int_eq(audit.unobserved_cpus, 1);
-	ck_assert_uint_eq(audit.unobserved_ns, 13 * MS);
+	ck_assert_uint_eq(audit.unobserved_ns, 13 * MS + 10 * US);
 	ca_audit_free(&audit);
-	/* Within two periods and a quarter (9 ms): a tick may just not have come. */
-	ck_assert_msg(audit_late_cpu(&audit, 8 * MS, 200, false) == CA_RESULT_PASS, "%s", audit.error);
-	ca_audit_free(&audit);
-	/* First seen idle: an idle CPU takes no tick (nohz), its silence is its state. */
-	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 0, false), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.unobserved_ns, 0);
-	ca_audit_free(&audit);
-	/* First seen taking its tick, overdue: a stopped vCPU resuming, its task its own. */
-	ck_assert_int_eq(audit_late_cpu(&audit, 13 * MS, 200, true), CA_RESULT_PASS);
-	ck_assert_uint_eq(audit.unobserved_ns, 0);
+}
+END_TEST
+
+/* What stays observed: a head a tick may explain, an idle CPU, a stopped vCPU's tick. */
+static const struct {
+	struct late_case c;
+	enum ca_result result;
+	uint64_t unobserved_ns;
+	bool is_late_named;	/* a reason says its recording began late */
+} late_rows[] = {
+	/* within two periods and a quarter (9 ms): a tick may just not have come */
+	{ { 8 * MS, 200, false, true, false }, CA_RESULT_PASS, 0, false },
+	/* timer interrupts alone: the period is not told, 15 ms bound */
+	{ { 13 * MS, 200, false, false, false }, CA_RESULT_PASS, 0, false },
+	{ { 21 * MS, 200, false, false, false }, CA_RESULT_INCONCLUSIVE, 21 * MS + 10 * US, true },
+	/* first seen idle: an idle CPU takes no tick (nohz), its silence is its state */
+	{ { 13 * MS, 0, false, true, false }, CA_RESULT_PASS, 0, false },
+	/* first seen taking its tick, overdue: a stopped vCPU resuming, its task its own */
+	{ { 13 * MS, 200, true, true, false }, CA_RESULT_PASS, 0, false },
+	/* lost events before it: that reason covers the head, counted once */
+	{ { 13 * MS, 200, false, true, true }, CA_RESULT_INCONCLUSIVE, 13 * MS + 10 * US, false },
+};
+
+START_TEST(test_late_start_rows)
+{
+	struct ca_audit audit;
+	bool is_late_named = false;
+
+	ck_assert_int_eq(audit_late_cpu(&audit, &late_rows[_i].c), late_rows[_i].result);
+	ck_assert_uint_eq(audit.unobserved_ns, late_rows[_i].unobserved_ns);
+	for (int r = 0; r < audit.reason_count; r++)
+		is_late_named |= strstr(audit.reasons[r], "recording began late") != NULL;
+	ck_assert_int_eq(is_late_named, late_rows[_i].is_late_named);
 	ca_audit_free(&audit);
 }
 END_TEST
@@ -378,6 +413,7 @@ Suite *coverage_suite(void)
 	tcase_add_test(tc, test_stream_ends_in_damage);
 	tcase_add_test(tc, test_topology_option_against_marker);
 	tcase_add_test(tc, test_late_start_of_a_running_cpu);
+	tcase_add_loop_test(tc, test_late_start_rows, 0, sizeof(late_rows) / sizeof(late_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -317,6 +317,43 @@ START_TEST(test_text_switch_raw_format)
 }
 END_TEST
 
+/* trace-cmd report -R: raw fields, numbers where the plugins print letters and names. */
+START_TEST(test_text_raw_fields)
+{
+	static const struct {
+		const char *state;
+		bool is_runnable;
+	} states[] = { { "0", true }, { "256", true }, { "1", false }, { "2", false },
+		       { "128", false }, { "257", false } };
+	struct ca_event ev;
+	char line[200];
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		snprintf(line, sizeof(line), "a-1 [001] 1.5: sched_switch: prev_comm=a prev_pid=1 "
+			 "prev_prio=120 prev_state=%s next_comm=b next_pid=2 next_prio=120",
+			 states[i].state);
+		ck_assert_int_eq(ca_text_parse_line(line, &ev), 1);
+		ck_assert_msg(ev.sw.is_prev_runnable == states[i].is_runnable, "%s", states[i].state);
+	}
+	ck_assert_int_eq(ca_text_parse_line("w-63 [001] 3.6: print: ip=tracing_mark_write "
+					    "buf=coreaudit-topology 0-1", &ev), 1);
+	ck_assert_str_eq(ev.marker, "coreaudit-topology 0-1");
+	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 4.0: sys_exit_prctl: __syscall_nr=157 "
+					    "ret=-22", &ev), 1);
+	ck_assert_int_eq(ev.prctl_ret, -22);
+	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 4.0: sys_exit_prctl: __syscall_nr=157 "
+					    "ret=0", &ev), 1);
+	ck_assert_int_eq(ev.prctl_ret, 0);
+	ck_assert_int_eq(ca_text_parse_line("w-66 [001] 4.0: sys_exit_prctl: __syscall_nr=157 "
+					    "ret=-", &ev), -22);
+	ck_assert_int_eq(ca_text_parse_line("w-63 [001] 3.6: sched_process_fork: "
+					    "parent_comm=w parent_pid=63 child_comm=w child_pid=64",
+					    &ev), 1);
+	ck_assert_int_eq(ev.fork.parent_pid, 63);
+	ck_assert_int_eq(ev.fork.child_pid, 64);
+}
+END_TEST
+
 START_TEST(test_text_other_events)
 {
 	struct ca_event ev;
@@ -670,6 +707,7 @@ Suite *text_suite(void)
 	tcase_add_loop_test(tc, test_text_switch_states, 0,
 			    sizeof(state_rows) / sizeof(state_rows[0]));
 	tcase_add_test(tc, test_text_switch_raw_format);
+	tcase_add_test(tc, test_text_raw_fields);
 	tcase_add_test(tc, test_text_other_events);
 	tcase_add_test(tc, test_text_skipped_and_malformed);
 	tcase_add_loop_test(tc, test_text_line_rows, 0, sizeof(line_rows) / sizeof(line_rows[0]));
