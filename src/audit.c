@@ -874,6 +874,7 @@ static void judge_undecided(struct ca_audit *audit)
 {
 	const struct ca_summary *iso = &audit->pipeline->isolation.undecided_summary;
 	uint64_t rules = 0;
+	const char *why;
 	struct ca_reason *reason;
 	char total[32], more[48] = "";
 
@@ -885,30 +886,20 @@ static void judge_undecided(struct ca_audit *audit)
 		snprintf(more, sizeof(more), " and %llu rule window%s", (unsigned long long)rules,
 			 S(rules));
 	if (!audit->info.has_ipi_events)
-		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no ipi "
-				    "events in the trace, and a reschedule IPI taken late could "
-				    "explain each (record ipi:ipi_send_cpu and ipi:ipi_send_cpumask)",
-				    (unsigned long long)iso->count, S(iso->count),
-				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+		why = "no ipi events in the trace, and a reschedule IPI taken late could explain "
+		      "each (record ipi:ipi_send_cpu and ipi:ipi_send_cpumask)";
 	else if (!audit->info.has_wakeup_events || !audit->pipeline->isolation.causes.has_seen_wakeup)
-		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no "
-				    "sched_wakeup events in the trace, and a local wakeup (need-resched "
-				    "set, no IPI due) could explain each (record sched:sched_wakeup)",
-				    (unsigned long long)iso->count, S(iso->count),
-				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+		why = "no sched_wakeup events in the trace, and a local wakeup (need-resched set, no "
+		      "IPI due) could explain each (record sched:sched_wakeup)";
 	else if (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick)
-		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: no tick "
-				    "events in the trace, and a tick could explain each (record "
-				    "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)",
-				    (unsigned long long)iso->count, S(iso->count),
-				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+		why = "no tick events in the trace, and a tick could explain each (record "
+		      "irq_vectors:local_timer_entry or timer:hrtimer_expire_entry)";
 	else
-		reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: the "
-				    "leaving CPU's tick may have set need-resched (no IPI due) in "
-				    "kernel code not preempted; a lost kick looks the same in these "
-				    "events",
-				    (unsigned long long)iso->count, S(iso->count),
-				    ca_format_duration(iso->total_ns, total, sizeof(total)), more);
+		why = "the leaving CPU's tick may have set need-resched (no IPI due) in kernel code "
+		      "not preempted; a lost kick looks the same in these events";
+	reason = add_reason(audit, "%llu co-run window%s (%s)%s of unknown cause: %s",
+			    (unsigned long long)iso->count, S(iso->count),
+			    ca_format_duration(iso->total_ns, total, sizeof(total)), more, why);
 	ca_reason_measure(reason, "causes", (double)(iso->count + rules), "windows");
 }
 
