@@ -52,11 +52,18 @@ static uint64_t tick_period(const struct ca_audit *audit)
  * damage before the first event, a silence the demand rule counts) is not
  * counted again.
  */
+/* The longest a running CPU goes without a tick event, read this way. */
+static uint64_t tick_bound(const struct ca_audit *audit)
+{
+	uint64_t period = tick_period(audit);
+
+	return period ? 2 * period + period / 4 : CA_TICK_WINDOW_MAX_NS;
+}
+
 uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
 {
 	const struct ca_state *state = &audit->pipeline->state;
-	uint64_t period = tick_period(audit);
-	uint64_t bound = period ? 2 * period + period / 4 : CA_TICK_WINDOW_MAX_NS;
+	uint64_t bound = tick_bound(audit);
 	const struct ca_cpu *c;
 	uint64_t head;
 
@@ -74,6 +81,44 @@ uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
 	return head;
 }
 
+/* Whether one of @cov's unobserved stretches runs to the end. */
+static bool is_tail_unobserved(const struct ca_cpu_coverage *cov)
+{
+	for (int why = 0; why < CA_UNOBSERVED_WHY_COUNT; why++)
+		if (cov->why_count[why] && cov->longest[why].is_to_end)
+			return true;
+	return false;
+}
+
+/*
+ * The same at the end: a CPU last seen running a task, whose own stream
+ * stops longer before the span's end than a running CPU goes without its
+ * tick, stopped being recorded (a ring buffer that filled and dropped what
+ * came after, its data cut).  Not when the span ends before the trace does
+ * (--to: its next events lie past it), nor when its end is already
+ * unobserved.  No stopped vCPU is excused here: no overdue tick follows.
+ */
+uint64_t ca_observed_early_end_ns(const struct ca_audit *audit, int cpu)
+{
+	const struct ca_state *state = &audit->pipeline->state;
+	const struct ca_cpu *c;
+
+	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !audit->info.has_tick_events ||
+	    !audit->ticks || audit->events_after)
+		return 0;
+	c = &state->cpus[cpu];
+	if (!c->has_events || c->run != CA_CPU_TASK || c->pid <= 0 ||
+	    c->last_ts + tick_bound(audit) >= state->last_ts || is_tail_unobserved(&c->coverage))
+		return 0;
+	return state->last_ts - c->last_ts;
+}
+
+/* Unobserved at the span's edges, beyond what its coverage counts. */
+static uint64_t edges_ns(const struct ca_audit *audit, int cpu)
+{
+	return ca_observed_late_start_ns(audit, cpu) + ca_observed_early_end_ns(audit, cpu);
+}
+
 void ca_observed_sum(struct ca_audit *audit)
 {
 	const struct ca_state *state = &audit->pipeline->state;
@@ -86,7 +131,7 @@ void ca_observed_sum(struct ca_audit *audit)
 
 		if (!is_audited(state, cpu))
 			continue;
-		cpu_unobserved = cov->unobserved_ns + ca_observed_late_start_ns(audit, cpu);
+		cpu_unobserved = cov->unobserved_ns + edges_ns(audit, cpu);
 		total += span;
 		unobserved += cpu_unobserved < span ? cpu_unobserved : span;
 		audit->unobserved_cpus += cpu_unobserved > 0;
@@ -298,44 +343,85 @@ static void judge_stream_end(struct ca_audit *audit)
 	reason->cpu = cpu;
 }
 
-static void judge_late_start(struct ca_audit *audit)
+/* An edge of the span (@edge_ns) unobserved on CPUs: the worst CPU, their count and total. */
+struct edge {
+	int worst;	/* -1: none */
+	int count;
+	uint64_t worst_ns;
+	uint64_t total_ns;
+	char period[40];	/* " (every 4.000ms)", when the period is known */
+	char others[48];	/* " (and 2 more CPUs alike)" */
+};
+
+static void find_edge(const struct ca_audit *audit,
+		      uint64_t (*edge_ns)(const struct ca_audit *audit, int cpu), struct edge *e)
 {
 	const struct ca_state *state = &audit->pipeline->state;
-	struct ca_reason *reason;
-	char d[32], period[64] = "", first[40], others[48] = "";
-	int worst = -1, count = 0;
-	uint64_t worst_ns = 0, total = 0;
+	char d[32];
 
+	*e = (struct edge){ .worst = -1 };
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
-		uint64_t late = is_audited(state, cpu) ? ca_observed_late_start_ns(audit, cpu) : 0;
+		uint64_t ns = is_audited(state, cpu) ? edge_ns(audit, cpu) : 0;
 
-		count += late > 0;
-		total += late;
-		if (late > worst_ns) {
-			worst_ns = late;
-			worst = cpu;
+		e->count += ns > 0;
+		e->total_ns += ns;
+		if (ns > e->worst_ns) {
+			e->worst_ns = ns;
+			e->worst = cpu;
 		}
 	}
-	if (worst < 0)
-		return;
 	if (tick_period(audit))
-		snprintf(period, sizeof(period), " (every %s)", D(tick_period(audit), d));
-	if (count > 1)
-		snprintf(others, sizeof(others), " (and %d more CPU%s alike)", count - 1,
-			 count == 2 ? "" : "s");
+		snprintf(e->period, sizeof(e->period), " (every %s)", D(tick_period(audit), d));
+	if (e->count > 1)
+		snprintf(e->others, sizeof(e->others), " (and %d more CPU%s alike)", e->count - 1,
+			 e->count == 2 ? "" : "s");
+}
+
+static void judge_late_start(struct ca_audit *audit)
+{
+	const struct ca_cpu *c;
+	struct ca_reason *reason;
+	char d[32], first[40];
+	struct edge e;
+
+	find_edge(audit, ca_observed_late_start_ns, &e);
+	if (e.worst < 0)
+		return;
+	c = &audit->pipeline->state.cpus[e.worst];
 	reason = ca_audit_add_reason(audit, "CPU %d silent until %s (%s into the span) though "
 			    "running pid %d and ticks are recorded%s: its recording began late "
-			    "(record -m, or an overwritten buffer)%s",
-			    worst, when(state->cpus[worst].first_ts, false, first, sizeof(first)),
-			    D(worst_ns, d), state->cpus[worst].first_pid, period, others);
-	ca_reason_measure(reason, "coverage", (double)total, "ns");
-	reason->cpu = worst;
+			    "(record -m, or an overwritten buffer)%s", e.worst,
+			    when(c->first_ts, false, first, sizeof(first)), D(e.worst_ns, d),
+			    c->first_pid, e.period, e.others);
+	ca_reason_measure(reason, "coverage", (double)e.total_ns, "ns");
+	reason->cpu = e.worst;
+}
+
+static void judge_early_end(struct ca_audit *audit)
+{
+	const struct ca_cpu *c;
+	struct ca_reason *reason;
+	char d[32], last[40];
+	struct edge e;
+
+	find_edge(audit, ca_observed_early_end_ns, &e);
+	if (e.worst < 0)
+		return;
+	c = &audit->pipeline->state.cpus[e.worst];
+	reason = ca_audit_add_reason(audit, "CPU %d silent from %s to the end (%s) though running "
+			    "pid %d and ticks are recorded%s: its recording stopped early (a full "
+			    "buffer, or its data cut)%s", e.worst,
+			    when(c->last_ts, false, last, sizeof(last)), D(e.worst_ns, d), c->pid,
+			    e.period, e.others);
+	ca_reason_measure(reason, "coverage", (double)e.total_ns, "ns");
+	reason->cpu = e.worst;
 }
 
 void ca_observed_judge(struct ca_audit *audit)
 {
 	judge_never_seen(audit);
 	judge_late_start(audit);
+	judge_early_end(audit);
 	judge_stream_end(audit);
 	judge_damage(audit);
 	judge_silent(audit);

@@ -30,6 +30,15 @@ void ca_reason_limit(struct ca_reason *reason, double threshold, const char *uni
  */
 uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu);
 
+/**
+ * ca_observed_early_end_ns() - the same at the span's end: @cpu, last seen
+ *                              running a task, silent from its last event to
+ *                              the end longer than a running CPU goes without
+ *                              a tick: its recording stopped early
+ * Return: that tail, 0 when none.
+ */
+uint64_t ca_observed_early_end_ns(const struct ca_audit *audit, int cpu);
+
 /** ca_observed_sum() - fill @audit's observed figures from the state's coverage */
 void ca_observed_sum(struct ca_audit *audit);
 

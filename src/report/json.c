@@ -94,16 +94,16 @@ static json *topology(const struct ca_topology *topo)
 	return cores;
 }
 
-/* A recording that began late on a CPU (observed.c): one stretch from the span's start. */
-static void put_late_start(json *by_why, const struct ca_state *state, int cpu, uint64_t late)
+/* A recording that began late, or stopped early, on a CPU (observed.c): one stretch. */
+static void put_edge(json *by_why, const char *name, uint64_t from, uint64_t to)
 {
 	json *kind = json_object_new_object();
 
 	put(kind, "count", u64(1));
-	put(kind, "total_ns", u64(late));
-	put(kind, "longest_from_ns", u64(state->first_ts));
-	put(kind, "longest_to_ns", u64(state->cpus[cpu].first_ts));
-	put(by_why, "late-start", kind);
+	put(kind, "total_ns", u64(to - from));
+	put(kind, "longest_from_ns", u64(from));
+	put(kind, "longest_to_ns", u64(to));
+	put(by_why, name, kind);
 }
 
 /* Each CPU with time unobserved: how much, and the longest stretch of each kind. */
@@ -115,16 +115,19 @@ static json *unobserved(const struct ca_audit *audit)
 	for (int cpu = 0; cpu < state->topo.cpu_count; cpu++) {
 		const struct ca_cpu_coverage *cov = &state->cpus[cpu].coverage;
 		uint64_t late = ca_observed_late_start_ns(audit, cpu);
+		uint64_t early = ca_observed_early_end_ns(audit, cpu);
 		json *entry, *by_why;
 
-		if (ca_topology_core_of(&state->topo, cpu) < 0 || !(cov->unobserved_ns + late))
+		if (ca_topology_core_of(&state->topo, cpu) < 0 || !(cov->unobserved_ns + late + early))
 			continue;
 		entry = json_object_new_object();
 		by_why = json_object_new_object();
 		put(entry, "cpu", json_object_new_int(cpu));
-		put(entry, "unobserved_ns", u64(cov->unobserved_ns + late));
+		put(entry, "unobserved_ns", u64(cov->unobserved_ns + late + early));
 		if (late)
-			put_late_start(by_why, state, cpu, late);
+			put_edge(by_why, "late-start", state->first_ts, state->first_ts + late);
+		if (early)
+			put_edge(by_why, "early-end", state->last_ts - early, state->last_ts);
 		for (int why = 0; why < CA_UNOBSERVED_WHY_COUNT; why++) {
 			const struct ca_stretch *s = &cov->longest[why];
 			json *kind;

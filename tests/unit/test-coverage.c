@@ -397,6 +397,65 @@ START_TEST(test_late_start_rows)
 }
 END_TEST
 
+/*
+ * CPU1 runs 200 (@is_busy; else goes idle) and its events stop @last into
+ * the trace, while CPU0 runs 100 and ticks every 4 ms to 40 ms; the audit
+ * ends @to_ms into it (0: the trace's end).  A running CPU's stream that
+ * stops longer before the end than it goes without a tick stopped being
+ * recorded; idle, or cut by --to, its silence is no loss.
+ */
+static enum ca_result audit_early_end(struct ca_audit *audit, uint64_t last, bool is_busy,
+				      int to_ms)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	enum ca_result result;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * US, 0, "R", 200, true, 0, 7);
+	sc_ipi(&t, 0, T0 + 100 * US, 100, 0);
+	sc_wakeup(&t, 0, T0 + 200 * US, 100, 100, 0);
+	for (uint64_t tick = T0 + 2 * MS; tick < T0 + 40 * MS; tick += 4 * MS) {
+		sc_tick(&t, 0, tick, 100);
+		if (tick < T0 + last)
+			sc_tick_timer(&t, 1, tick + 1 * US, 200);
+		if (tick < T0 + last && tick + 4 * MS >= T0 + last && !is_busy)
+			sc_switch(&t, 1, tick + 2 * US, 200, "S", 0, true, 7, 0);
+		sc_tick_timer(&t, 0, tick + 5 * US, 100);
+	}
+	sc_switch(&t, 0, T0 + 40 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	if (to_ms)
+		opts.to = (struct ca_time_bound){ .is_set = true, .is_relative = true,
+						  .ns = (uint64_t)to_ms * MS };
+	result = audit_text(audit, &t, &opts);
+	trace_free(&t);
+	return result;
+}
+
+START_TEST(test_early_end_of_a_running_cpu)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_early_end(&audit, 20 * MS, true, 0), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_str_eq(audit.reasons[0], "CPU 1 silent from 1.018001000 s to the end (21.999ms) "
+			 "though running pid 200 and ticks are recorded (every 4.000ms): its "
+			 "recording stopped early (a full buffer, or its data cut)");
+	ck_assert_uint_eq(audit.unobserved_ns, 21999 * US);
+	ca_audit_free(&audit);
+	/* Idle at its last event: an idle CPU takes no tick (nohz), its silence is its state. */
+	ck_assert_int_eq(audit_early_end(&audit, 20 * MS, false, 0), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+	/* Within two periods and a quarter of the end: a tick may just not have come. */
+	ck_assert_int_eq(audit_early_end(&audit, 36 * MS, true, 0), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+	/* --to before the trace's end: CPU1's silence runs on past it, not judged here. */
+	ck_assert_int_eq(audit_early_end(&audit, 20 * MS, true, 30), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+}
+END_TEST
+
 Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -413,6 +472,7 @@ Suite *coverage_suite(void)
 	tcase_add_test(tc, test_stream_ends_in_damage);
 	tcase_add_test(tc, test_topology_option_against_marker);
 	tcase_add_test(tc, test_late_start_of_a_running_cpu);
+	tcase_add_test(tc, test_early_end_of_a_running_cpu);
 	tcase_add_loop_test(tc, test_late_start_rows, 0, sizeof(late_rows) / sizeof(late_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
