@@ -32,6 +32,14 @@ struct text_source {
 	int cpu_count;			/* from the first pass: the highest CPU + 1 */
 	int64_t *pending_lost;		/* [cpu_count]: 0 none, < 0 unknown count */
 	bool *has_pending_lost;		/* [cpu_count] */
+	struct bad_line *pending_bad;	/* [cpu_count]: a bad line of that CPU since its last event */
+};
+
+/* A line that could not be read, of a CPU its "[N]" names: where it is in the file. */
+struct bad_line {
+	bool is_pending;
+	uint64_t offset;
+	uint64_t bytes;
 };
 
 /* What a line is, beyond ca_text_parse_line()'s answer. */
@@ -826,14 +834,39 @@ static void keep_lost(struct text_source *ts, const struct ca_event *lost)
 	ts->has_pending_lost[lost->cpu] = true;
 }
 
+/*
+ * A bad line that names its CPU hides what that CPU did between its events
+ * around it: damage there (unobserved), as unreadable data in a trace.dat.
+ */
+static void keep_bad_line(struct text_source *ts, const char *line, uint64_t offset,
+			  uint64_t bytes)
+{
+	struct ca_event head;
+	int ret = 0;
+
+	if (!parse_task_cpu(line, &head, &ret) || head.cpu >= ts->cpu_count ||
+	    ts->pending_bad[head.cpu].is_pending)
+		return;
+	ts->pending_bad[head.cpu] = (struct bad_line){ .is_pending = true, .offset = offset,
+						       .bytes = bytes };
+}
+
 static int emit_pending_lost(struct text_source *ts, int cpu, uint64_t when, ca_event_fn fn,
 			     void *ctx)
 {
 	struct ca_event lost = { .ts = when, .cpu = cpu, .pid = -1, .kind = CA_EV_LOST };
+	struct bad_line *bad = &ts->pending_bad[cpu];
+	int ret = 0;
 
-	if (!ts->has_pending_lost[cpu])
-		return 0;
-	lost.lost.count = ts->pending_lost[cpu];
+	if (bad->is_pending) {
+		lost.lost = (struct ca_lost){ .count = -1, .is_damage = true, .offset = bad->offset,
+					      .bytes = bad->bytes };
+		bad->is_pending = false;
+		ret = fn(ctx, &lost);
+	}
+	if (ret || !ts->has_pending_lost[cpu])
+		return ret;
+	lost.lost = (struct ca_lost){ .count = ts->pending_lost[cpu] };
 	ts->has_pending_lost[cpu] = false;
 	ts->pending_lost[cpu] = 0;
 	return fn(ctx, &lost);
@@ -888,11 +921,11 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 	char *line = NULL;
 	size_t capacity = 0;
 	long line_number = 0;
-	uint64_t last_ts = 0;
+	uint64_t last_ts = 0, offset = 0;
 	ssize_t len;
 	int ret = 0;
 
-	while (!ret && (len = getline(&line, &capacity, ts->file)) >= 0) {
+	for (; !ret && (len = getline(&line, &capacity, ts->file)) >= 0; offset += (uint64_t)len) {
 		struct line_class class;
 		struct ca_event ev;
 		int parsed;
@@ -902,6 +935,8 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 		if (parsed == -ERANGE)
 			ret = line_error(source, line_number, line, "a CPU over the kernel's limit",
 					 "");
+		if (parsed == -EINVAL)
+			keep_bad_line(ts, line, offset, (uint64_t)len);
 		if (parsed <= 0)
 			continue;
 		/* The tables are the first pass's: a file that grew since is not read past it. */
@@ -939,6 +974,7 @@ static void text_close(struct ca_source *source)
 		fclose(ts->file);
 	free(ts->pending_lost);
 	free(ts->has_pending_lost);
+	free(ts->pending_bad);
 	free(ts);
 	source->priv = NULL;
 }
@@ -949,7 +985,8 @@ static int size_lost_tables(struct ca_source *source, struct text_source *ts)
 	ts->cpu_count = source->info.cpu_count;
 	ts->pending_lost = calloc(ts->cpu_count + 1, sizeof(*ts->pending_lost));
 	ts->has_pending_lost = calloc(ts->cpu_count + 1, sizeof(*ts->has_pending_lost));
-	if (ts->pending_lost && ts->has_pending_lost)
+	ts->pending_bad = calloc(ts->cpu_count + 1, sizeof(*ts->pending_bad));
+	if (ts->pending_lost && ts->has_pending_lost && ts->pending_bad)
 		return 0;
 	snprintf(source->error, sizeof(source->error), "%s: out of memory", source->path);
 	return -ENOMEM;

@@ -34,6 +34,16 @@ enum ca_cookie_source {
 	CA_COOKIES_PROBE,
 };
 
+/*
+ * How long after a sched_switch the leaving task's events are its tail: the
+ * ring buffer's irq_work IPI and the cookie probe come in the same
+ * __schedule, with interrupts off, microseconds after the event.  Later, an
+ * event of the leaving task contradicts the switch (the task it switched to
+ * is gone: a switch is missing), and a missing switch into idle does not
+ * hide behind the idle task's ticks and wakeups as a tail.
+ */
+#define CA_SWITCH_TAIL_NS 100000ull
+
 struct ca_cpu {
 	enum ca_cpu_run run;
 	int pid;		/* for CA_CPU_TASK */
@@ -41,8 +51,9 @@ struct ca_cpu {
 	uint64_t since;		/* when the current occupant (task or idle) began */
 	/*
 	 * The task its last switch replaced.  Until the new occupant shows,
-	 * events of that task are the tail of the same __schedule (the context
-	 * switch comes after the sched_switch event), not a contradiction.
+	 * and for CA_SWITCH_TAIL_NS at most, events of that task are the tail
+	 * of the same __schedule (the context switch comes after the
+	 * sched_switch event), not a contradiction.
 	 */
 	int leaving_pid;
 	bool is_in_switch_tail;

@@ -2,8 +2,9 @@
 # corun-truth.py - how long two tasks ran at the same time, from `trace-cmd
 # report -t` text alone (independent of coreaudit).  Each CPU runs the task a
 # sched_switch put there; every other event line shows the task current when
-# it was recorded.  Right after a switch, lines may still show the task that
-# left (the switch's tail); a line showing any other task than the one
+# it was recorded.  Right after a switch, for 100 us at most, lines may still
+# show the task that left (the switch's tail: the ring buffer's irq_work IPI,
+# in the same __schedule); a line showing any other task than the one
 # believed current means a switch is missing, and what that CPU ran since its
 # previous line is not known: that stretch counts for neither task.  The time
 # PID_A and PID_B both ran on CPUs of CPULIST is printed, in nanoseconds.
@@ -20,6 +21,7 @@ line_re = re.compile(r'^\s*.*?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):')
 # without the plugin the fields are named (next_pid=...)
 next_re = re.compile(r'==> .*:(\d+) \[-?\d+\]\s*$|next_pid=(\d+)')
 tag_re = re.compile(r'coreaudit-tag pid=(\d+) ')
+TAIL_NS = 100000
 
 
 class Cpu:
@@ -32,7 +34,8 @@ class Cpu:
             self.segments.append((self.since, ns, self.pid))
 
     def event(self, ns, shown, is_switch, next_pid):
-        if shown != self.pid and not (shown == self.tail and not is_switch):
+        if shown != self.pid and not (shown == self.tail and not is_switch and
+                                      ns - self.since <= TAIL_NS):
             self.close(self.last)           # unknown from the last line to this one
             self.pid, self.since = shown, ns
         if is_switch:

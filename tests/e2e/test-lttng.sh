@@ -47,8 +47,8 @@ check "coresched-cookies: the verdict event says pass, 0 violations of 1193 wind
 	"$tap_tmp/cookies.txt"
 
 trace_audit tenants --tags markers "$top_srcdir/examples/tenants-shared-core.dat"
-check "tenants: 3 violation windows as events" \
-	test "$(grep -c 'coreaudit:window: .*kind = "violation"' "$tap_tmp/tenants.txt")" = 3
+check "tenants: 2 violation windows as events" \
+	test "$(grep -c 'coreaudit:window: .*kind = "violation"' "$tap_tmp/tenants.txt")" = 2
 check "tenants: the verdict event says fail" \
 	grep -q 'coreaudit:verdict: .*verdict = "fail"' "$tap_tmp/tenants.txt"
 check "tenants: an inconclusive event for each CPU with missed switches" \

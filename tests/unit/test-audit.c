@@ -237,6 +237,58 @@ START_TEST(test_switch_tail_is_no_contradiction)
 }
 END_TEST
 
+/*
+ * A switch into idle missing (200 ==> swapper on CPU1 at 5 ms): CPU1's idle
+ * task shows at 6 ms, long after 200's switch in, beside 100 of another
+ * cookie on CPU0.  That is no tail of the switch in (microseconds): a switch
+ * is missing, the window over it is not judged; it was a violation.
+ */
+START_TEST(test_idle_after_a_missing_switch_is_no_tail)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 300, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 300, "S", 200, true, 7, 7);
+	sc_ipi(&t, 0, T0 + 2 * MS, 0, 0);
+	sc_wakeup(&t, 0, T0 + 3 * MS, 0, 0, 1);
+	sc_switch(&t, 0, T0 + 5 * MS + 100 * US, 0, "R", 100, true, 0, 9);
+	sc_tick(&t, 1, T0 + 6 * MS, 0);		/* the idle task: 200 left unseen */
+	sc_wakeup(&t, 1, T0 + 7 * MS, 0, 300, 1);
+	sc_switch(&t, 1, T0 + 7 * MS + 50 * US, 0, "R", 300, true, 0, 7);
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 9, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.missed_switches, 1);
+	ck_assert_uint_eq(audit.pipeline->isolation.by_kind[CA_WINDOW_VIOLATION].count, 0);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/* A line that cannot be read hides what its CPU did between its neighbours. */
+START_TEST(test_bad_line_is_damage_on_its_cpu)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 7);
+	trace_raw(&t, "          task-200 [001] 1.004000000: sched_switch: garbled ==>");
+	sc_switch(&t, 1, T0 + 8 * MS, 200, "S", 0, true, 7, 0);
+	sc_switch(&t, 0, T0 + 9 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_INCONCLUSIVE);
+	ck_assert_uint_eq(audit.info.bad_lines, 1);
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].coverage.why_ns[CA_UNOBSERVED_DAMAGE],
+			  7 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
 /* test_contradiction_splits_windows's findings as a watching program reads them. */
 static void check_progress(const struct ca_audit *audit)
 {
@@ -449,6 +501,8 @@ Suite *audit_suite(void)
 	tcase_add_test(tc, test_late_switch_out_counts_once);
 	tcase_add_test(tc, test_switch_in_and_out_at_one_instant);
 	tcase_add_test(tc, test_switch_tail_is_no_contradiction);
+	tcase_add_test(tc, test_idle_after_a_missing_switch_is_no_tail);
+	tcase_add_test(tc, test_bad_line_is_damage_on_its_cpu);
 	tcase_add_test(tc, test_contradiction_splits_windows);
 	tcase_add_test(tc, test_progress_before_begin);
 	tcase_add_test(tc, test_topology_from_marker);
