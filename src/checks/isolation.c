@@ -334,6 +334,16 @@ static bool judge_window(const struct ca_isolation *iso, struct ca_window *windo
 	}
 	switch (ca_causes_judge(&judging, window->cause, window->end - window->start)) {
 	case CA_JUDGED_VIOLATION:
+		/*
+		 * Pending at the trace's end, a CPU of it silent from the window
+		 * on: its stream may have ended first (trace-cmd split -p cuts
+		 * each CPU's pages apart), so what it ran then is not proven.
+		 */
+		if (window->is_unseen_at_end) {
+			window->kind = CA_WINDOW_UNKNOWN;
+			window->cause = CA_CAUSE_UNKNOWN;
+			return false;
+		}
 		window->kind = CA_WINDOW_VIOLATION;
 		break;
 	case CA_JUDGED_UNDECIDED:
@@ -657,7 +667,11 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, 
 	release_confirmed(iso, state);
 }
 
-/* The trace ended: every window still pending is judged, as they closed. */
+/*
+ * The trace ended: every window still pending is judged, as they closed; a
+ * CPU of each showed nothing from the window's end on, so a violation among
+ * them is not proven (is_unseen_at_end).
+ */
 static void finalize_pending(struct ca_isolation *iso, const struct ca_state *state)
 {
 	uint32_t *ids;
@@ -668,6 +682,7 @@ static void finalize_pending(struct ca_isolation *iso, const struct ca_state *st
 		return;
 	}
 	for (long i = 0; i < count; i++) {
+		ca_pending_get(&iso->pending, ids[i])->window.is_unseen_at_end = true;
 		finalize_window(iso, state, &ca_pending_get(&iso->pending, ids[i])->window);
 		ca_pending_remove(&iso->pending, ids[i]);
 	}
