@@ -239,6 +239,7 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 	if (ret)
 		return ret;
 	audit->pipeline->state.assume_unknown_cookie_zero = audit->opts.assume_unknown_cookie_zero;
+	audit->pipeline->state.has_tick_events = audit->info.has_tick_events;
 	if (audit->info.has_ipi_events && !audit->opts.has_grace)
 		audit->opts.grace_ns = DEFAULT_CAUSE_GRACE_NS;
 	ca_isolation_init(&audit->pipeline->isolation, audit->opts.grace_ns, audit->opts.list_limit);

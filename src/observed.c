@@ -297,6 +297,29 @@ static void judge_silent(struct ca_audit *audit)
 	reason->cpu = cpu;
 }
 
+static void judge_quiet(struct ca_audit *audit)
+{
+	const struct ca_cpu_coverage *worst;
+	const struct ca_stretch *s;
+	struct ca_reason *reason;
+	char list[128], from[40], to[40], d[32], tail[80];
+	int cpu, count = cpus_with(&audit->pipeline->state, CA_UNOBSERVED_QUIET, list, sizeof(list),
+				   &worst, &cpu);
+
+	if (!count)
+		return;
+	s = &worst->longest[CA_UNOBSERVED_QUIET];
+	reason = ca_audit_add_reason(audit, "CPU %d shows no event from %s to %s (%s) though it ran "
+			    "a task and ticks are recorded: its events there are missing (%u "
+			    "place%s)%s", cpu, when(s->from, false, from, sizeof(from)),
+			    when(s->to, false, to, sizeof(to)), D(s->to - s->from, d),
+			    worst->why_count[CA_UNOBSERVED_QUIET],
+			    worst->why_count[CA_UNOBSERVED_QUIET] == 1 ? "" : "s",
+			    more(&audit->pipeline->state, CA_UNOBSERVED_QUIET, count, tail, sizeof(tail)));
+	ca_reason_measure(reason, "coverage", (double)worst->why_ns[CA_UNOBSERVED_QUIET], "ns");
+	reason->cpu = cpu;
+}
+
 static void judge_damage(struct ca_audit *audit)
 {
 	const struct ca_cpu_coverage *worst;
@@ -425,4 +448,5 @@ void ca_observed_judge(struct ca_audit *audit)
 	judge_stream_end(audit);
 	judge_damage(audit);
 	judge_silent(audit);
+	judge_quiet(audit);
 }

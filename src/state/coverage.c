@@ -17,6 +17,7 @@ static const char *const why_names[CA_UNOBSERVED_WHY_COUNT] = {
 	[CA_UNOBSERVED_DAMAGE] = "damaged-data",
 	[CA_UNOBSERVED_STREAM_END] = "stream-ends",
 	[CA_UNOBSERVED_MISSED_SWITCH] = "missed-switch",
+	[CA_UNOBSERVED_QUIET] = "quiet",
 };
 
 const char *ca_unobserved_why_name(enum ca_unobserved_why why)
@@ -108,14 +109,18 @@ static bool is_unanswered(const struct ca_cpu_coverage *cov, uint64_t ts)
 	       ts - cov->demand_since > CA_RESPONSE_NS;
 }
 
-bool ca_coverage_own_event(struct ca_cpu_coverage *cov, uint64_t since, uint64_t ts)
+bool ca_coverage_own_event(struct ca_cpu_coverage *cov, uint64_t since, uint64_t ts,
+			   bool is_quiet)
 {
 	bool is_unobserved = is_unanswered(cov, ts);
 
 	if (is_unobserved)
 		add_silence(cov, since, ts, false);
+	else if (is_quiet)
+		ca_coverage_add(cov, &(struct ca_stretch){ .from = since, .to = ts,
+							   .why = CA_UNOBSERVED_QUIET });
 	cov->has_demand = false;
-	return is_unobserved;
+	return is_unobserved || is_quiet;
 }
 
 void ca_coverage_end_stream(struct ca_cpu_coverage *cov, uint64_t at, uint64_t offset,

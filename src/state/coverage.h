@@ -27,6 +27,18 @@
 #define CA_RESPONSE_NS 100000000ull
 
 /*
+ * How long a CPU that runs a task may show nothing where the trace records
+ * ticks.  Its tick comes every period, 10 ms at the kernel's lowest HZ; but
+ * a vCPU the host stops can stay silent longer, and it need not resume with
+ * its tick: the real SMT4 traces (four vCPUs on two host cores) hold three
+ * silences of 15-17 ms in 4 s, one inside __schedule with interrupts off,
+ * ended by its sched_switch and only then the overdue tick.  So the bound is
+ * CA_RESPONSE_NS's: six times those.  A longer silence that a tick does not
+ * end lost that CPU's events.
+ */
+#define CA_QUIET_NS CA_RESPONSE_NS
+
+/*
  * How long before a co-run window its cause can lie: a reschedule request
  * from a sibling's pick, a wakeup, or a tick (one period at HZ=100).  A window
  * whose core had a CPU unobserved from that long before it until it ended
@@ -41,6 +53,7 @@ enum ca_unobserved_why {
 	CA_UNOBSERVED_DAMAGE,		/* data the reader could not read and skipped */
 	CA_UNOBSERVED_STREAM_END,	/* its stream ends in unreadable data */
 	CA_UNOBSERVED_MISSED_SWITCH,	/* an event contradicted what it ran: a switch is missing */
+	CA_UNOBSERVED_QUIET,		/* running a task, no tick for longer than a tick takes */
 	CA_UNOBSERVED_WHY_COUNT,
 };
 
@@ -94,11 +107,14 @@ void ca_coverage_demand(struct ca_cpu_coverage *cov, enum ca_demand kind, uint64
 /**
  * ca_coverage_own_event() - the CPU's own event at @ts ends its silence,
  *                           which began at @since (its previous event, or
- *                           the trace's start)
+ *                           the trace's start); @is_quiet: the caller found
+ *                           it running a task without a tick too long
  * Return: true when that silence was unobserved (a demand went unanswered
- *         for longer than CA_RESPONSE_NS); it is then added as a stretch.
+ *         for longer than CA_RESPONSE_NS, or @is_quiet); it is then added as
+ *         a stretch.
  */
-bool ca_coverage_own_event(struct ca_cpu_coverage *cov, uint64_t since, uint64_t ts);
+bool ca_coverage_own_event(struct ca_cpu_coverage *cov, uint64_t since, uint64_t ts,
+			   bool is_quiet);
 
 /** ca_coverage_add() - add the stretch @stretch (its from, to and why set) */
 void ca_coverage_add(struct ca_cpu_coverage *cov, const struct ca_stretch *stretch);

@@ -650,14 +650,28 @@ static void note_demands(struct ca_state *state, const struct ca_event *ev)
 	}
 }
 
-/* The CPU's own event ends its silence: was it silent while others needed it? */
+/*
+ * Believed running a task, the CPU showed nothing for longer than a running
+ * CPU goes without a tick (where the trace records ticks and has shown one),
+ * and this event is no tick that a stopped vCPU takes as it resumes: its
+ * events in between are missing (a page or lines cut out, data zeroed).
+ */
+static bool is_quiet_while_running(const struct ca_state *state, const struct ca_cpu *c,
+				   const struct ca_event *ev)
+{
+	return state->has_tick_events && state->ticks && c->has_events && c->run == CA_CPU_TASK &&
+	       c->pid > 0 && ev->kind != CA_EV_TICK && ev->ts > c->last_ts + CA_QUIET_NS;
+}
+
+/* The CPU's own event ends its silence: was it silent while others needed it, or quiet? */
 static void end_silence(struct ca_state *state, const struct ca_event *ev)
 {
 	struct ca_cpu *c = &state->cpus[ev->cpu];
 	uint64_t since = silent_since(state, c);
 
-	if (ca_coverage_own_event(&c->coverage, since, ev->ts))
+	if (ca_coverage_own_event(&c->coverage, since, ev->ts, is_quiet_while_running(state, c, ev)))
 		forget_cpu(state, ev->cpu, since, ev->ts);
+	state->ticks += ev->kind == CA_EV_TICK;
 }
 
 /* A switch's tasks and the cookies its probe shows, nothing of the CPU. */

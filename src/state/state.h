@@ -115,6 +115,8 @@ struct ca_state {
 	enum ca_identity identity;
 	enum ca_cookie_source cookie_source;
 	bool assume_unknown_cookie_zero;
+	bool has_tick_events;	/* the trace records them (the source says) */
+	uint64_t ticks;		/* tick events seen */
 	uint64_t first_ts;
 	uint64_t last_ts;
 	uint64_t uncertain_to;	/* the latest end of any CPU's unknown stretch */

@@ -456,6 +456,60 @@ START_TEST(test_early_end_of_a_running_cpu)
 }
 END_TEST
 
+/*
+ * CPU1 runs 200 and ticks every 4 ms, then shows nothing for @quiet and comes
+ * back with a switch (or, @is_tick_back, its tick first: a stopped vCPU).
+ * Running with ticks recorded, over 100 ms silent and not back by a tick: its
+ * events there are missing.
+ */
+static enum ca_result audit_quiet(struct ca_audit *audit, uint64_t quiet, bool is_tick_back)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	enum ca_result result;
+	uint64_t back = T0 + 10 * MS + quiet;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 7);
+	sc_switch(&t, 1, T0 + 1 * US, 0, "R", 200, true, 0, 7);
+	sc_ipi(&t, 0, T0 + 100 * US, 100, 0);
+	sc_wakeup(&t, 0, T0 + 200 * US, 100, 100, 0);
+	for (uint64_t tick = T0 + 2 * MS; tick < back; tick += 4 * MS) {
+		sc_tick(&t, 0, tick, 100);
+		if (tick < T0 + 10 * MS)
+			sc_tick(&t, 1, tick + 1 * US, 200);
+	}
+	if (is_tick_back)
+		sc_tick(&t, 1, back + 1 * MS, 200);
+	sc_switch(&t, 1, back + 1 * MS + 10 * US, 200, "S", 0, true, 7, 0);
+	sc_tick(&t, 0, back + 2 * MS, 100);
+	sc_switch(&t, 0, back + 20 * MS, 100, "S", 0, true, 7, 0);
+	test_options(&opts, NULL);
+	result = audit_text(audit, &t, &opts);
+	trace_free(&t);
+	return result;
+}
+
+START_TEST(test_quiet_while_running)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_quiet(&audit, 120 * MS, false), CA_RESULT_INCONCLUSIVE);
+	ck_assert_int_eq(audit.reason_count, 1);
+	ck_assert_ptr_nonnull(strstr(audit.reasons[0], "CPU 1 shows no event from 1.006001000 s to "
+				     "1.131010000 s (125.009ms) though it ran a task and ticks are "
+				     "recorded: its events there are missing (1 place)"));
+	ck_assert_uint_eq(audit.pipeline->state.cpus[1].coverage.why_ns[CA_UNOBSERVED_QUIET],
+			  125009 * US);
+	ca_audit_free(&audit);
+	/* Back with its overdue tick: a stopped vCPU, its task its own. */
+	ck_assert_int_eq(audit_quiet(&audit, 120 * MS, true), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+	/* 80 ms: within what a stopped vCPU may take. */
+	ck_assert_int_eq(audit_quiet(&audit, 80 * MS, false), CA_RESULT_PASS);
+	ca_audit_free(&audit);
+}
+END_TEST
+
 Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -473,6 +527,7 @@ Suite *coverage_suite(void)
 	tcase_add_test(tc, test_topology_option_against_marker);
 	tcase_add_test(tc, test_late_start_of_a_running_cpu);
 	tcase_add_test(tc, test_early_end_of_a_running_cpu);
+	tcase_add_test(tc, test_quiet_while_running);
 	tcase_add_loop_test(tc, test_late_start_rows, 0, sizeof(late_rows) / sizeof(late_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;

@@ -39,7 +39,9 @@ static void kicked(struct trace_text *t, uint64_t h_ran)
 {
 	sc_ipi(t, 0, T0, 0, 0);		/* ipi and tick events: every window's cause told */
 	sw(t, 0, T0, 0, 120, "R", H, 120, 0, 2);
-	sc_tick(t, 0, T0 + 100 * US, H);
+	/* H's ticks while it runs: a running CPU that shows none is missing its events */
+	for (uint64_t at = T0 + 100 * US; at < T0 + h_ran; at += 4 * MS)
+		sc_tick(t, 0, at, H);
 	sw(t, 0, T0 + h_ran, H, 120, "S", 0, 120, 2, 0);
 	sc_wakeup(t, 0, T0 + 300 * MS, 0, W, 1);
 	sw(t, 1, T0 + 300 * MS + 10 * US, 0, 120, "R", W, 89, 0, 0);
