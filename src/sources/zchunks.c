@@ -407,7 +407,18 @@ static bool is_contiguous(const struct ca_layout *layout)
 			return false;
 		end = c->offset + c->size;
 	}
-	return !layout->cpu_count || end + ps > layout->file_size;
+	return true;
+}
+
+/* The bytes past the last CPU's data, when a page or more (0: none that matter). */
+static uint64_t trailing_bytes(const struct ca_layout *layout)
+{
+	uint64_t end = 0;
+
+	if (!layout->cpu_count)
+		return 0;
+	end = layout->cpus[layout->cpu_count - 1].offset + layout->cpus[layout->cpu_count - 1].size;
+	return end + (uint64_t)layout->page_size <= layout->file_size ? layout->file_size - end : 0;
 }
 
 /* Read more of the file until the version 6 headers are walked. */
@@ -440,6 +451,9 @@ static int layout_v6(struct ca_layout *layout, int fd, const char **why)
 		w.why = "the headers run past the end of the file";
 	if (!ret && !w.why && !is_contiguous(layout))
 		w.why = "the table of CPU data is damaged (its extents do not follow each other)";
+	if (!ret && !w.why && trailing_bytes(layout))
+		w.why = "the file goes on a page or more past the last CPU's data (a size in its "
+			"table of CPU data made smaller, or bytes appended)";
 	*why = w.why;
 	return ret ? ret : w.why ? -EINVAL : 0;
 }

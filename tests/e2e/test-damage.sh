@@ -185,6 +185,15 @@ run "$tap_tmp/cut.dat" --reader records
 check "cut inside CPU 1's data, record reader: exit 3 saying so" \
 	grep -q "cut.dat: cut short: CPU 1's data end at byte" "$tap_tmp/run.err"
 
+# Bytes past the last CPU's data (a size in the table made smaller reads the
+# same): exit 3, saying so.
+cp "$v6" "$tap_tmp/appended.dat"
+head -c 8192 /dev/zero | tr '\0' '\377' >> "$tap_tmp/appended.dat"
+run "$tap_tmp/appended.dat"
+check "8 KiB appended: exit 3 ($rc) saying the file goes on past the CPU data" \
+	grep -q "appended.dat: damaged headers: the file goes on a page or more past the last CPU's data" \
+	"$tap_tmp/run.err"
+
 # Damaged kernel symbols (they name tick timers and __schedule): exit 3.
 kallsyms=$(grep -abo -m1 ' T _stext' "$v6" | cut -d: -f1)
 "${damage[@]}" at "$v6" "$tap_tmp/kallsyms.dat" "$kallsyms" 16 3
