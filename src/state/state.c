@@ -350,7 +350,7 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		c->is_in_switch_tail = false;
 		return 0;
 	}
-	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind != CA_EV_SWITCH &&
+	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind == CA_EV_IPI &&
 	    ev->ts - c->since <= CA_SWITCH_TAIL_NS)
 		return 0;
 	if (c->run != CA_CPU_UNKNOWN)

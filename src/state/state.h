@@ -35,14 +35,16 @@ enum ca_cookie_source {
 };
 
 /*
- * How long after a sched_switch the leaving task's events are its tail: the
- * ring buffer's irq_work IPI and the cookie probe come in the same
- * __schedule, with interrupts off, microseconds after the event.  Later, an
- * event of the leaving task contradicts the switch (the task it switched to
- * is gone: a switch is missing), and a missing switch into idle does not
- * hide behind the idle task's ticks and wakeups as a tail.
+ * The tail of a switch: what the leaving task still shows in the same
+ * __schedule, interrupts off, after the sched_switch event.  That is the
+ * ring buffer's irq_work IPI (and the cookie probe, never read as the CPU's
+ * occupant): IPI sends alone, and within CA_SWITCH_TAIL_NS (109 us seen
+ * under QEMU TCG; a stopped vCPU can stretch it).  Any other event of the
+ * leaving task (a tick, an idle state, a wakeup: none can come with
+ * interrupts off) contradicts the switch, so a missing switch into idle does
+ * not hide behind the idle task's events as a tail.
  */
-#define CA_SWITCH_TAIL_NS 100000ull
+#define CA_SWITCH_TAIL_NS 10000000ull
 
 struct ca_cpu {
 	enum ca_cpu_run run;
@@ -51,9 +53,9 @@ struct ca_cpu {
 	uint64_t since;		/* when the current occupant (task or idle) began */
 	/*
 	 * The task its last switch replaced.  Until the new occupant shows,
-	 * and for CA_SWITCH_TAIL_NS at most, events of that task are the tail
-	 * of the same __schedule (the context switch comes after the
-	 * sched_switch event), not a contradiction.
+	 * its IPI sends within CA_SWITCH_TAIL_NS are the tail of the same
+	 * __schedule (the context switch comes after the sched_switch event),
+	 * not a contradiction.
 	 */
 	int leaving_pid;
 	bool is_in_switch_tail;

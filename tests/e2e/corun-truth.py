@@ -2,7 +2,7 @@
 # corun-truth.py - how long two tasks ran at the same time, from `trace-cmd
 # report -t` text alone (independent of coreaudit).  Each CPU runs the task a
 # sched_switch put there; every other event line shows the task current when
-# it was recorded.  Right after a switch, for 100 us at most, lines may still
+# it was recorded.  Right after a switch, IPI sends within 10 ms may still
 # show the task that left (the switch's tail: the ring buffer's irq_work IPI,
 # in the same __schedule); a line showing any other task than the one
 # believed current means a switch is missing, and what that CPU ran since its
@@ -21,7 +21,7 @@ line_re = re.compile(r'^\s*.*?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+):')
 # without the plugin the fields are named (next_pid=...)
 next_re = re.compile(r'==> .*:(\d+) \[-?\d+\]\s*$|next_pid=(\d+)')
 tag_re = re.compile(r'coreaudit-tag pid=(\d+) ')
-TAIL_NS = 100000
+TAIL_NS = 10000000
 
 
 class Cpu:
@@ -33,8 +33,8 @@ class Cpu:
         if self.pid is not None and ns > self.since:
             self.segments.append((self.since, ns, self.pid))
 
-    def event(self, ns, shown, is_switch, next_pid):
-        if shown != self.pid and not (shown == self.tail and not is_switch and
+    def event(self, ns, shown, is_switch, next_pid, is_ipi=False):
+        if shown != self.pid and not (shown == self.tail and is_ipi and
                                       ns - self.since <= TAIL_NS):
             self.close(self.last)           # unknown from the last line to this one
             self.pid, self.since = shown, ns
@@ -58,13 +58,14 @@ def read(lines, cpus):
         if t:
             tags.setdefault(int(t.group(1)), ns)
         cpu, shown = int(m.group(2)), int(m.group(1))
-        if cpu not in cpus:
-            continue
+        if cpu not in cpus or m.group(5) == 'cs_switch':
+            continue                        # the cookie probe: inside __schedule, prev's pid
         is_switch = m.group(5) == 'sched_switch'
         n = next_re.search(line) if is_switch else None
         if cpu not in state:
             state[cpu] = Cpu(ns, shown)
-        state[cpu].event(ns, shown, is_switch, int(n.group(1) or n.group(2)) if n else shown)
+        state[cpu].event(ns, shown, is_switch, int(n.group(1) or n.group(2)) if n else shown,
+                         m.group(5).startswith('ipi_send_cpu'))
     for c in state.values():
         c.close(c.last)
     return state, tags
