@@ -37,22 +37,6 @@ static uint64_t tick_period(const struct ca_audit *audit)
 }
 
 /*
- * A CPU whose first event shows a task running, nothing before it in the
- * span saying what ran: its run is taken back to the span's start.  A CPU
- * that runs a task takes its tick every period (but on nohz_full CPUs), so
- * where the trace records ticks a longer silence from the start means its
- * recording began late (trace-cmd record -m keeps only each CPU's last
- * pages; a ring buffer overwritten before trace-cmd extract).  Longer: two
- * periods and a quarter (a tick may come a quarter late, as the stall rule
- * reads them), or, while the period is not known, the longest a tick takes
- * at HZ 100 (CA_TICK_WINDOW_MAX_NS).  Unless that first event is a tick
- * within CA_RESPONSE_NS: a vCPU the host stopped from the start (the real
- * SMT4 traces under an overcommitted QEMU: 16 ms) resumes with its overdue
- * tick, the task still its own.  A head already unobserved (lost events or
- * damage before the first event, a silence the demand rule counts) is not
- * counted again.
- */
-/*
  * The longest a running CPU goes without an event at the span's edges: two
  * tick periods and a quarter, 15 ms while the period is not known, and never
  * under EDGE_MIN_NS: a vCPU the host stops can stay silent longer than a tick
@@ -69,6 +53,20 @@ static uint64_t tick_bound(const struct ca_audit *audit)
 	return bound > EDGE_MIN_NS ? bound : EDGE_MIN_NS;
 }
 
+/*
+ * A CPU whose first event shows a task running, nothing before it in the
+ * span saying what ran: its run is taken back to the span's start.  A CPU
+ * that runs a task takes its tick every period (but on nohz_full CPUs), so
+ * where the trace records ticks a longer silence from the start means its
+ * recording began late (trace-cmd record -m keeps only each CPU's last
+ * pages; a ring buffer overwritten before trace-cmd extract).  Longer:
+ * tick_bound().  Unless that first event is a tick
+ * within CA_RESPONSE_NS: a vCPU the host stopped from the start (the real
+ * SMT4 traces under an overcommitted QEMU: 16 ms) resumes with its overdue
+ * tick, the task still its own.  A head already unobserved (lost events or
+ * damage before the first event, a silence the demand rule counts) is not
+ * counted again.
+ */
 uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
 {
 	const struct ca_state *state = &audit->pipeline->state;

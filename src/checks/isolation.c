@@ -335,9 +335,9 @@ static bool judge_window(const struct ca_isolation *iso, struct ca_window *windo
 	switch (ca_causes_judge(&judging, window->cause, window->end - window->start)) {
 	case CA_JUDGED_VIOLATION:
 		/*
-		 * Pending at the trace's end, a CPU of it silent from the window
-		 * on: its stream may have ended first (trace-cmd split -p cuts
-		 * each CPU's pages apart), so what it ran then is not proven.
+		 * Pending at the trace's end, a CPU of it seen in less than the
+		 * grace of it: its stream may have ended first (trace-cmd split
+		 * -p), so what it ran then is not proven.
 		 */
 		if (window->is_unseen_at_end) {
 			window->kind = CA_WINDOW_UNKNOWN;
@@ -668,9 +668,25 @@ static void confirm_cpu(struct ca_isolation *iso, const struct ca_state *state, 
 }
 
 /*
- * The trace ended: every window still pending is judged, as they closed; a
- * CPU of each showed nothing from the window's end on, so a violation among
- * them is not proven (is_unseen_at_end).
+ * Whether what a pending window's unconfirmed CPUs last showed proves less
+ * than the grace of it: a CPU whose stream ended first (trace-cmd split -p
+ * cuts each CPU's pages apart) may have left soon after its last event.
+ */
+static bool is_unseen_at_end(const struct ca_isolation *iso, const struct ca_state *state,
+			     const struct ca_pending_window *p)
+{
+	uint64_t seen = UINT64_MAX;
+
+	for (int side = 0; side < 2; side++)
+		if (!p->is_confirmed[side] && state->cpus[p->window.cpus[side]].last_ts < seen)
+			seen = state->cpus[p->window.cpus[side]].last_ts;
+	return seen < p->window.start + iso->grace_ns;
+}
+
+/*
+ * The trace ended: every window still pending is judged, as they closed; one
+ * whose unconfirmed CPU's last event proves less than the grace of it is
+ * not judged a violation (is_unseen_at_end).
  */
 static void finalize_pending(struct ca_isolation *iso, const struct ca_state *state)
 {
@@ -682,8 +698,10 @@ static void finalize_pending(struct ca_isolation *iso, const struct ca_state *st
 		return;
 	}
 	for (long i = 0; i < count; i++) {
-		ca_pending_get(&iso->pending, ids[i])->window.is_unseen_at_end = true;
-		finalize_window(iso, state, &ca_pending_get(&iso->pending, ids[i])->window);
+		struct ca_pending_window *p = ca_pending_get(&iso->pending, ids[i]);
+
+		p->window.is_unseen_at_end = is_unseen_at_end(iso, state, p);
+		finalize_window(iso, state, &p->window);
 		ca_pending_remove(&iso->pending, ids[i]);
 	}
 	free(ids);
@@ -697,7 +715,7 @@ static void isolation_event(struct ca_check *check, const struct ca_state *state
 	track_causes(iso, state, ev);
 	if (iso->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(iso, state, false);
-	if (ev->kind != CA_EV_LOST && iso->pending.count)
+	if (ev->kind != CA_EV_LOST && iso->pending.count && !state->cpus[ev->cpu].is_tail_event)
 		confirm_cpu(iso, state, ev->cpu, ev->ts, false);
 	settle_corun(iso, state);
 }

@@ -42,7 +42,7 @@ struct ca_window {
 	enum ca_window_kind kind;
 	bool is_open_at_end;	/* still open when the trace ended */
 	bool is_uncertain;	/* a missed switch: who ran is not known */
-	bool is_unseen_at_end;	/* pending at the end: a CPU of it showed nothing from its end on */
+	bool is_unseen_at_end;	/* pending at the end, its unconfirmed CPUs seen less than the grace */
 	enum ca_window_cause cause;
 	int leaving_cpu;	/* the sibling that had to leave; -1 not known */
 	int evidence;		/* its serial in the evidence store (-1 none; it may have

@@ -393,8 +393,9 @@ static int walk_v6(struct walk *w, struct ca_layout *layout)
 /*
  * trace-cmd writes version 6 CPU data one CPU after the other, each from a
  * page boundary, the last up to the end of the file: a table whose extents
- * overlap, leave whole pages between them or stop a page or more before the
- * end of the file is damaged (a size made smaller would read as whole).
+ * overlap or leave whole pages between them is damaged; so is one that stops
+ * a page or more before the end of the file (trailing_bytes(): a size made
+ * smaller would read as whole).
  */
 static bool is_contiguous(const struct ca_layout *layout)
 {

@@ -53,7 +53,7 @@ enum ca_unobserved_why {
 	CA_UNOBSERVED_DAMAGE,		/* data the reader could not read and skipped */
 	CA_UNOBSERVED_STREAM_END,	/* its stream ends in unreadable data */
 	CA_UNOBSERVED_MISSED_SWITCH,	/* an event contradicted what it ran: a switch is missing */
-	CA_UNOBSERVED_QUIET,		/* running a task, no tick for longer than a tick takes */
+	CA_UNOBSERVED_QUIET,		/* running a task, no event for CA_QUIET_NS, ticks recorded */
 	CA_UNOBSERVED_WHY_COUNT,
 };
 

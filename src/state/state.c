@@ -300,13 +300,16 @@ static int cpu_set_current(struct ca_state *state, int cpu, int pid, uint64_t ts
 /* A switch the trace does not show: @c unobserved from its last event to @ts. */
 static void note_missed_switch(struct ca_state *state, struct ca_cpu *c, uint64_t ts)
 {
+	/* The tail's IPIs showed the leaving task, not the new one: unknown from the switch. */
+	uint64_t from = c->is_in_switch_tail ? c->since : c->last_ts;
+
 	c->missed_switches++;
-	c->uncertain_from = c->last_ts;
+	c->uncertain_from = from;
 	c->uncertain_to = ts;
 	state->uncertain_to = ts;
 	c->is_in_switch_tail = false;
 	ca_coverage_add(&c->coverage, &(struct ca_stretch){
-		.from = c->last_ts, .to = ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
+		.from = from, .to = ts, .why = CA_UNOBSERVED_MISSED_SWITCH });
 }
 
 /*
@@ -351,8 +354,10 @@ static int settle_current(struct ca_state *state, const struct ca_event *ev)
 		return 0;
 	}
 	if (c->is_in_switch_tail && current == c->leaving_pid && ev->kind == CA_EV_IPI &&
-	    ev->ts - c->since <= CA_SWITCH_TAIL_NS)
+	    ev->ts - c->since <= CA_SWITCH_TAIL_NS) {
+		c->is_tail_event = true;	/* shows the leaving task: confirms nothing */
 		return 0;
+	}
 	if (c->run != CA_CPU_UNKNOWN)
 		note_missed_switch(state, c, ev->ts);
 	else if (c->taken_pid && taken_is_missed(state, c, ev, current))
@@ -734,6 +739,7 @@ int ca_state_consume(struct ca_state *state, const struct ca_event *ev)
 		end_silence(state, ev);
 	}
 	c = &state->cpus[ev->cpu];
+	c->is_tail_event = false;
 	if (!c->has_first && ev->kind != CA_EV_LOST && ev->kind != CA_EV_COOKIE) {
 		c->has_first = true;
 		c->is_first_unknown = c->run == CA_CPU_UNKNOWN;

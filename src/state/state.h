@@ -59,6 +59,7 @@ struct ca_cpu {
 	 */
 	int leaving_pid;
 	bool is_in_switch_tail;
+	bool is_tail_event;	/* its latest event was such a tail */
 	/*
 	 * The task we believed current here was switched in on another CPU (at
 	 * taken_ts): its switch out here was not seen.  A switch is missing

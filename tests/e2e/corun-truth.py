@@ -36,7 +36,8 @@ class Cpu:
     def event(self, ns, shown, is_switch, next_pid, is_ipi=False):
         if shown != self.pid and not (shown == self.tail and is_ipi and
                                       ns - self.since <= TAIL_NS):
-            self.close(self.last)           # unknown from the last line to this one
+            # unknown from the last line to this one; in a tail, from the switch
+            self.close(self.since if self.tail is not None else self.last)
             self.pid, self.since = shown, ns
         if is_switch:
             self.close(ns)

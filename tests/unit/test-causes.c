@@ -613,6 +613,30 @@ START_TEST(test_unanswered_at_the_end_is_unknown)
 END_TEST
 
 /*
+ * A window open to the trace's end, both CPUs ticking through it: what each
+ * ran is proven to its last event, past the grace, so the violation stands
+ * though nothing after the end confirms it.
+ */
+START_TEST(test_open_to_the_end_is_judged)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	start(&t);
+	sc_switch(&t, 0, T0 + 1 * MS, 0, "R", 100, true, 0, 7);
+	for (uint64_t tick = T0 + 2 * MS; tick < T0 + 20 * MS; tick += 4 * MS) {
+		sc_tick(&t, 0, tick, 100);
+		sc_tick(&t, 1, tick + 1 * US, 200);
+	}
+	ck_assert_int_eq(run(&t, &audit, 0), CA_RESULT_FAIL);
+	ck_assert_int_eq(audit.pipeline->isolation.list[0].kind, CA_WINDOW_VIOLATION);
+	ck_assert(audit.pipeline->isolation.list[0].is_open_at_end);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * No wakeup events (ipi and tick events there): a wakeup on the leaving CPU
  * may have set need-resched, so that the pick sent no IPI; any window without
  * one is of unknown cause, however long, and the verdict is inconclusive.
@@ -774,6 +798,7 @@ Suite *causes_suite(void)
 	tcase_add_test(tc, test_one_tick_event_tells_ticks);
 	tcase_add_test(tc, test_no_wakeup_events);
 	tcase_add_test(tc, test_unanswered_at_the_end_is_unknown);
+	tcase_add_test(tc, test_open_to_the_end_is_judged);
 	tcase_add_test(tc, test_tick_events_defined_never_seen);
 	tcase_add_test(tc, test_no_tick_events_rules);
 	tcase_add_loop_test(tc, test_rules_same_kernel_cookie, 0,
