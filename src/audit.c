@@ -360,7 +360,6 @@ static int consume(void *ctx, const struct ca_event *ev)
 	}
 	/* Whether the trace records them, told by any CPU's. */
 	audit->wakeups += ev->kind == CA_EV_WAKEUP && !ev->wakeup.is_new;
-	audit->ticks += ev->kind == CA_EV_TICK;
 	if (!is_counted)
 		return ca_state_consume(&audit->pipeline->state, ev);
 	audit->events++;
@@ -889,7 +888,7 @@ static void judge_undecided(struct ca_audit *audit)
 	if (!audit->info.has_ipi_events)
 		why = "no ipi events in the trace, and a reschedule IPI taken late could explain "
 		      "each (record ipi:ipi_send_cpu and ipi:ipi_send_cpumask)";
-	else if (!audit->info.has_wakeup_events || !audit->pipeline->isolation.causes.has_seen_wakeup)
+	else if (lacks_wakeups(audit))
 		why = "no sched_wakeup events in the trace, and a local wakeup (need-resched set, no "
 		      "IPI due) could explain each (record sched:sched_wakeup)";
 	else if (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick)

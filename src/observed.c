@@ -74,8 +74,8 @@ uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu)
 	const struct ca_cpu *c;
 	uint64_t head;
 
-	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !audit->info.has_tick_events ||
-	    !audit->ticks)
+	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !state->has_tick_events ||
+	    !state->ticks)
 		return 0;
 	c = &state->cpus[cpu];
 	head = c->first_ts > state->first_ts ? c->first_ts - state->first_ts : 0;
@@ -110,8 +110,8 @@ uint64_t ca_observed_early_end_ns(const struct ca_audit *audit, int cpu)
 	const struct ca_state *state = &audit->pipeline->state;
 	const struct ca_cpu *c;
 
-	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !audit->info.has_tick_events ||
-	    !audit->ticks || audit->events_after)
+	if (cpu < 0 || (size_t)cpu >= state->cpu_count || !state->has_tick_events ||
+	    !state->ticks || audit->events_after)
 		return 0;
 	c = &state->cpus[cpu];
 	if (!c->has_events || c->run != CA_CPU_TASK || c->pid <= 0 ||
@@ -120,8 +120,7 @@ uint64_t ca_observed_early_end_ns(const struct ca_audit *audit, int cpu)
 	return state->last_ts - c->last_ts;
 }
 
-/* Unobserved at the span's edges, beyond what its coverage counts. */
-static uint64_t edges_ns(const struct ca_audit *audit, int cpu)
+uint64_t ca_observed_edges_ns(const struct ca_audit *audit, int cpu)
 {
 	return ca_observed_late_start_ns(audit, cpu) + ca_observed_early_end_ns(audit, cpu);
 }
@@ -138,7 +137,7 @@ void ca_observed_sum(struct ca_audit *audit)
 
 		if (!is_audited(state, cpu))
 			continue;
-		cpu_unobserved = cov->unobserved_ns + edges_ns(audit, cpu);
+		cpu_unobserved = cov->unobserved_ns + ca_observed_edges_ns(audit, cpu);
 		total += span;
 		unobserved += cpu_unobserved < span ? cpu_unobserved : span;
 		audit->unobserved_cpus += cpu_unobserved > 0;

@@ -39,6 +39,9 @@ uint64_t ca_observed_late_start_ns(const struct ca_audit *audit, int cpu);
  */
 uint64_t ca_observed_early_end_ns(const struct ca_audit *audit, int cpu);
 
+/** ca_observed_edges_ns() - both of the above: unobserved beyond what @cpu's coverage counts */
+uint64_t ca_observed_edges_ns(const struct ca_audit *audit, int cpu);
+
 /** ca_observed_sum() - fill @audit's observed figures from the state's coverage */
 void ca_observed_sum(struct ca_audit *audit);
 

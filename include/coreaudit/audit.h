@@ -141,7 +141,6 @@ struct ca_audit {
 	uint64_t resched_ipis;		/* reschedule IPIs, and those of them */
 	uint64_t unnamed_resched_ipis;	/* whose callsite the trace names not */
 	uint64_t wakeups;		/* sched_wakeup events audited: queued tasks are seen */
-	uint64_t ticks;			/* tick events audited */
 	bool is_topology_from_option;	/* else from the trace's coreaudit-topology marker */
 	bool is_marker_different;	/* the trace's marker says otherwise */
 	char topology_marker[128];	/* that marker, when --topology was given */

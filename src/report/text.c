@@ -70,8 +70,7 @@ static void write_observed(FILE *out, const struct ca_audit *audit)
 	fprintf(out, "; unobserved:");
 	for (int cpu = 0, shown = 0; cpu < state->topo.cpu_count; cpu++) {
 		uint64_t ns = state->cpus[cpu].coverage.unobserved_ns +
-			      ca_observed_late_start_ns(audit, cpu) +
-			      ca_observed_early_end_ns(audit, cpu);
+			      ca_observed_edges_ns(audit, cpu);
 
 		if (ca_topology_core_of(&state->topo, cpu) < 0 || !ns)
 			continue;
