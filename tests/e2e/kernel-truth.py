@@ -2,14 +2,24 @@
 """kernel-truth.py REPORT.txt CPUS: the time each CPU of CPUS ("0,1", one
 core) spent in irq and in softirq handlers, from `trace-cmd report -t` text,
 independently of coreaudit: between an irq_handler_entry and its exit (irq),
-between a softirq_entry and its exit outside an irq (softirq), counted from
-the CPU's first sched_switch on (before it, coreaudit does not know what the
-CPU ran), and only while the core was observed.  The core is unobserved
-from a CPU's last event before an event that contradicts the task its last
-sched_switch put there (a switch missing from the trace: some hosts hide
-a task's events) up to that event, and from its last event before lost
-events up to its next; lost events also end what the CPU was in.
-Prints "IRQ_NS SOFTIRQ_NS"."""
+between a softirq_entry and its exit outside an irq (softirq), or the end of
+the trace, and only while the core was observed.  What a CPU ran is the task
+its last sched_switch put there; every other line shows the task current
+when it was recorded.  The core is unobserved, as the README's "What the
+trace must show" says:
+- from a CPU's last line to a line showing another task than the one it
+  believed current (a switch missing from the trace: some hosts hide a
+  task's events); from the switch when IPI sends within 10 ms of it showed
+  the task that left (the switch's tail), which confirm nothing;
+- from a CPU's last line to its next line when its task was switched in on
+  another CPU meanwhile (its switch out here missing), and on while its lines
+  still show that task (they came late), up to a line showing another;
+- from a CPU's last line before lost events up to its next line;
+- from a CPU's last line to its next when another CPU asked it for something
+  (an IPI, a wakeup or migration onto it) more than 100 ms before that, or
+  when it ran a task and showed nothing but ticks for more than 100 ms while
+  the trace has ticks (events cut out).
+Lost events also end what the CPU was in.  Prints "IRQ_NS SOFTIRQ_NS"."""
 import re
 import sys
 
@@ -24,6 +34,7 @@ READ = {'sched_switch', 'sched_wakeup', 'sched_wakeup_new', 'sched_migrate_task'
         'ipi_send_cpu', 'ipi_send_cpumask', 'local_timer_entry', 'hrtimer_expire_entry',
         'sys_enter_prctl', 'sys_exit_prctl', 'irq_handler_entry', 'irq_handler_exit',
         'softirq_entry', 'softirq_exit', 'sys_enter', 'sys_exit', 'print', 'cs_switch'}
+TICKS = {'local_timer_entry', 'hrtimer_expire_entry'}
 
 
 def events(path, cpus):
@@ -43,31 +54,145 @@ def events(path, cpus):
                 yield int(m.group(3)), ts, m.group(6), int(m.group(2)), m.group(7)
 
 
+TAIL_NS = 10**7          # the switch's tail: IPI sends of the task that left
+RESPONSE_NS = 10**8      # a CPU asked for something answers within it; a running one ticks
+TARGET = re.compile(r'(?:^cpu=|CPU:|dest_cpu=)(\d+)')
+
+
+def targets(event, rest):
+    """The CPUs an IPI, a wakeup or a migration asks to act."""
+    if event == 'ipi_send_cpumask':
+        mask = re.match(r'cpumask=(\S+)', rest)
+        cpus = set()
+        for part in (mask.group(1).split(',') if mask else []):
+            low, _, high = part.partition('-')
+            if low.isdigit():
+                cpus.update(range(int(low), int(high or low) + 1))
+        return cpus
+    if event in ('ipi_send_cpu', 'sched_wakeup', 'sched_wakeup_new', 'sched_migrate_task'):
+        return {int(m.group(1)) for m in TARGET.finditer(rest)}
+    return set()
+
+
+class Cpu:
+    """What the state believes of one CPU."""
+    def __init__(self):
+        self.run, self.pid = None, 0    # 'task', 'idle' or None (not known)
+        self.since, self.last = None, None
+        self.tail = None                # the pid that left, while in the switch's tail
+        self.taken = None               # [pid, ts, counted]: its task went elsewhere
+        self.demand = None              # since when another CPU waits for it
+
+
+class Core:
+    def __init__(self, cpus):
+        self.cpus = {c: Cpu() for c in cpus}
+        self.running = {}               # pid -> the CPU it was put on
+        self.stretches, self.ticks, self.first = [], 0, None
+
+    def missed(self, c, ts):
+        self.stretches.append((c.since if c.tail is not None else c.last, ts))
+        c.tail = None
+
+    def forget(self, c):
+        c.tail = None
+        if c.taken:
+            c.taken[2] = True
+        c.run = None
+
+    def put(self, cpu, pid, ts):
+        c = self.cpus[cpu]
+        c.since, c.taken = ts, None
+        c.run, c.pid = ('task' if pid > 0 else 'idle'), pid
+        if pid <= 0:
+            return
+        other = self.running.get(pid)
+        if other is not None and other != cpu and self.cpus[other].pid == pid:
+            left = self.cpus[other]
+            left.taken = [pid, ts, left.run != 'task']
+            left.run = None
+        self.running[pid] = cpu
+
+    def end_silence(self, cpu, ts, event):
+        c = self.cpus[cpu]
+        since = c.last if c.last is not None else self.first
+        unanswered = c.demand is not None and ts > c.demand and ts - c.demand > RESPONSE_NS
+        quiet = self.ticks and c.last is not None and c.run == 'task' and c.pid > 0 and \
+            event not in TICKS and ts > c.last + RESPONSE_NS
+        if unanswered or quiet:
+            self.stretches.append((since, ts))
+            self.forget(c)
+        c.demand = None
+        self.ticks += event in TICKS
+
+    def settle(self, cpu, ts, event, shown):
+        c = self.cpus[cpu]
+        if c.run is not None and c.pid == shown:
+            c.tail = None
+            return
+        if c.tail is not None and shown == c.tail and event.startswith('ipi_send_cpu') and \
+                ts - c.since <= TAIL_NS:
+            return
+        if c.run is not None:
+            self.missed(c, ts)
+        elif c.taken:
+            pid, at, counted = c.taken
+            if not counted and not (shown == pid and event == 'sched_switch' and ts == at):
+                self.missed(c, ts)
+            c.taken[2] = True
+            if shown == pid:
+                self.unknown_since.setdefault(cpu, ts)
+                return
+        if cpu in self.unknown_since:
+            self.stretches.append((self.unknown_since.pop(cpu), ts))
+        self.put(cpu, shown, ts)
+
+    def event(self, cpu, ts, event, pid, rest):
+        c = self.cpus[cpu]
+        if self.first is None:
+            self.first = ts
+        for target in targets(event, rest):
+            if target != cpu and target in self.cpus and self.cpus[target].demand is None:
+                self.cpus[target].demand = ts
+        self.end_silence(cpu, ts, event)
+        sw = SWITCH.match(rest) if event == 'sched_switch' else None
+        if event != 'cs_switch':
+            self.settle(cpu, ts, event, int(sw.group(1)) if sw else pid)
+        if sw:
+            prev, nxt = int(sw.group(1)), int(sw.group(2))
+            if c.taken is None or c.taken[0] != prev:
+                self.running.pop(prev, None)
+            self.put(cpu, nxt, ts)
+            c.tail = prev if prev != nxt else None
+        c.last = ts
+
+    def finish(self):
+        end = max((c.last for c in self.cpus.values() if c.last is not None), default=0)
+        for cpu, c in self.cpus.items():
+            if c.demand is not None and end - c.demand > RESPONSE_NS and c.last is not None:
+                self.stretches.append((c.last, end))
+            if c.taken and not c.taken[2]:
+                self.missed(c, end)
+            if cpu in self.unknown_since:
+                self.stretches.append((self.unknown_since.pop(cpu), end))
+
+
 def unobserved(path, cpus):
     """The core's unobserved stretches [(from, to)]."""
-    current, leaving, last, lost_since, stretches = {}, {}, {}, {}, []
+    core, lost_since = Core(cpus), {}
+    core.unknown_since = {}
     for cpu, ts, event, pid, rest in events(path, cpus):
+        c = core.cpus[cpu]
         if event == 'lost':
-            lost_since[cpu] = last.get(cpu, 0)
-            current.pop(cpu, None)
+            lost_since[cpu] = c.last if c.last is not None else 0
+            core.forget(c)
+            c.demand = None
             continue
         if cpu in lost_since:
-            stretches.append((lost_since.pop(cpu), ts))
-        sw = SWITCH.match(rest) if event == 'sched_switch' else None
-        who = int(sw.group(1)) if sw else pid
-        if event != 'cs_switch' and cpu in current and who != current[cpu] and \
-                not (not sw and who == leaving.get(cpu)):
-            stretches.append((last[cpu], ts))
-            current[cpu] = who      # believed from here on
-            leaving.pop(cpu, None)
-        if sw:
-            current[cpu], leaving[cpu] = int(sw.group(2)), int(sw.group(1))
-        elif event != 'cs_switch' and cpu in current and who == current[cpu]:
-            leaving.pop(cpu, None)
-        elif event != 'cs_switch' and cpu not in current:
-            current[cpu] = who
-        last[cpu] = ts
-    return stretches
+            core.stretches.append((lost_since.pop(cpu), ts))
+        core.event(cpu, ts, event, pid, rest)
+    core.finish()
+    return core.stretches
 
 
 def observed(start, end, stretches):
@@ -86,23 +211,24 @@ def main():
     stretches = unobserved(sys.argv[1], cpus)
     depth = {c: [0, 0] for c in cpus}      # irq, softirq nesting
     since = {}                              # the time its nesting last changed
-    seen = set()                            # CPUs whose first sched_switch was read
-    total = [0, 0]
+    total, end = [0, 0], 0
     for cpu, ts, event, _, _ in events(sys.argv[1], cpus):
         if event == 'lost':
             depth[cpu] = [0, 0]
             continue
-        if event == 'sched_switch':
-            seen.add(cpu)
+        end = max(end, ts)
         which = {'irq_handler_entry': (0, 1), 'irq_handler_exit': (0, -1),
                  'softirq_entry': (1, 1), 'softirq_exit': (1, -1)}.get(event)
         if not which:
             continue
         d = depth[cpu]
-        if cpu in seen and cpu in since and (d[0] or d[1]):
+        if cpu in since and (d[0] or d[1]):
             total[0 if d[0] else 1] += observed(since[cpu], ts, stretches)
         d[which[0]] = max(0, d[which[0]] + which[1])
         since[cpu] = ts
+    for cpu, d in depth.items():            # a handler the trace ends in: up to its end
+        if cpu in since and (d[0] or d[1]):
+            total[0 if d[0] else 1] += observed(since[cpu], end, stretches)
     print(total[0], total[1])
 
 
