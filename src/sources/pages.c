@@ -110,6 +110,10 @@ static int step(const struct ca_page_rules *rules, const unsigned char *events, 
 	case TYPE_PADDING:
 		if (word > INT32_MAX)
 			return -EINVAL;	/* kbuffer would walk back: a negative length */
+		/* A discarded event, or the page's tail: it ends where the events do, or
+		 * before (only the null event, delta 0, stands for the rest of the page). */
+		if (delta && word > size - pos - 4)
+			return -EINVAL;
 		*ts += delta;
 		*length = -1;
 		*next = word > size - pos - 4 ? size : pos + 4 + (int)word;
@@ -149,6 +153,10 @@ int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
 	int size = (int)(commit & COMMIT_MASK), pos, next, length;
 
 	memset(sum, 0, sizeof(*sum));
+	if (!size && !ts) {
+		sum->why = "a page of zeros (its header too) where events were";
+		return -EINVAL;
+	}
 	if (size > room || ((commit & MISSING_EVENTS) && (commit & MISSING_STORED) &&
 			    size > room - rules->long_size)) {
 		sum->why = "its commit size runs past the page";

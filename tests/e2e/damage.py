@@ -16,7 +16,9 @@
                                            page (a whole page overwritten in a CPU's
                                            data), chunk (zstd: bytes inside a chunk),
                                            cut (truncated anywhere), cutdata (truncated
-                                           inside a CPU's data)
+                                           inside a CPU's data), zeros (16 bytes to two
+                                           pages of zeros in a CPU's data, page-aligned
+                                           half the time)
 
 The layout is read the way trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) lay it
 out (the flyrecord table; the BUFFER option of the options sections), not
@@ -178,6 +180,13 @@ def variants(b, rng):
         out.append(("chunk", d))
     out.append(("cut", b[:rng.randrange(1, len(b))]))
     out.append(("cutdata", b[:rng.randrange(off, end)]))
+    d = bytearray(b)
+    n = rng.randrange(16, 2 * page + 1)
+    at = rng.randrange(off, max(off + 1, end - n))
+    if rng.random() < 0.5:
+        at -= (at - off) % page
+    d[at:at + n] = bytes(n)
+    out.append(("zeros", d[:len(b)]))
     return out
 
 

@@ -2,13 +2,17 @@
  * test-decode.c - the plausibility of a raw record's fields (decode.c), as
  * the page checks ask it: comms with control characters anywhere in their
  * 16 bytes, before and after the NUL that ends them, against the byte rule
- * (a comm up to its NUL holds no byte below 0x20 and no DEL).
+ * (a comm up to its NUL holds no byte below 0x20 and no DEL); and the page
+ * check's rules for what no kernel writes (pages.c): a zeroed page, padding
+ * that runs past the page's events.
  */
+#include <errno.h>
 #include <event-parse.h>
 #include <string.h>
 
 #include "helpers.h"
 #include "sources/decode.h"
+#include "sources/pages.h"
 
 #define SWITCH_ID 316
 
@@ -146,6 +150,81 @@ START_TEST(test_comms_every_byte)
 }
 END_TEST
 
+/* A page of one switch at 1000 + 5 ns, then @tail (its header word and length) when given. */
+static void page_with(unsigned char page[4096], const struct switch_fixture *f,
+		      const uint32_t *tail, uint64_t commit)
+{
+	uint64_t ts = 1000;
+	uint32_t header = 5u << 5 | 16;	/* delta 5, 16 words of data */
+
+	memset(page, 0, 4096);
+	memcpy(page, &ts, 8);
+	memcpy(page + 8, &commit, 8);
+	memcpy(page + 16, &header, 4);
+	memcpy(page + 20, f->record, 64);
+	if (tail)
+		memcpy(page + 84, tail, 8);
+}
+
+static int check_page(const struct switch_fixture *f, const unsigned char *page,
+		      struct ca_page_summary *sum)
+{
+	struct ca_page_rules rules;
+
+	ca_page_rules_for(&rules, f->tep, 4096);
+	rules.long_size = 8;
+	return ca_page_check(&rules, page, 0, sum);
+}
+
+START_TEST(test_pages_kernels_write)
+{
+	const uint32_t discarded[2] = { 1u << 5 | 29, 8 };	/* padding of 8 bytes, to the commit */
+	const uint32_t null_event[2] = { 29, 0x40000000 };	/* delta 0: the rest of the page */
+	struct ca_page_summary sum;
+	struct switch_fixture f;
+	unsigned char page[4096];
+	uint64_t ts = 7;
+
+	fixture_open(&f);
+	page_with(page, &f, NULL, 68);
+	ck_assert_int_eq(check_page(&f, page, &sum), 0);
+	ck_assert_int_eq(sum.event_count, 1);
+	ck_assert_uint_eq(sum.last_ts, 1005);
+	page_with(page, &f, discarded, 68 + 12);
+	ck_assert_int_eq(check_page(&f, page, &sum), 0);
+	ck_assert_int_eq(sum.event_count, 1);
+	page_with(page, &f, null_event, 68 + 8);
+	ck_assert_int_eq(check_page(&f, page, &sum), 0);
+	ck_assert_int_eq(sum.event_count, 1);
+	memset(page, 0, sizeof(page));
+	memcpy(page, &ts, 8);		/* no events, a time: empty, not damage */
+	ck_assert_int_eq(check_page(&f, page, &sum), 0);
+	ck_assert_int_eq(sum.event_count, 0);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(test_pages_no_kernel_writes)
+{
+	const uint32_t past[2] = { 1u << 5 | 29, 0x40000000 };	/* delta 1, past the commit */
+	const uint32_t short_by[2] = { 1u << 5 | 29, 12 };	/* 4 bytes past it */
+	struct ca_page_summary sum;
+	struct switch_fixture f;
+	unsigned char page[4096];
+
+	fixture_open(&f);
+	memset(page, 0, sizeof(page));
+	ck_assert_int_eq(check_page(&f, page, &sum), -EINVAL);
+	ck_assert_str_eq(sum.why, "a page of zeros (its header too) where events were");
+	page_with(page, &f, past, 68 + 12);
+	ck_assert_int_eq(check_page(&f, page, &sum), -EINVAL);
+	ck_assert_str_eq(sum.why, "an event header runs past the page's events");
+	page_with(page, &f, short_by, 68 + 12);
+	ck_assert_int_eq(check_page(&f, page, &sum), -EINVAL);
+	fixture_close(&f);
+}
+END_TEST
+
 Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -153,6 +232,10 @@ Suite *decode_suite(void)
 
 	tcase_add_test(tc, test_comms_named);
 	tcase_add_test(tc, test_comms_every_byte);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pages");
+	tcase_add_test(tc, test_pages_kernels_write);
+	tcase_add_test(tc, test_pages_no_kernel_writes);
 	suite_add_tcase(s, tc);
 	return s;
 }
