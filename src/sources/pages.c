@@ -83,6 +83,7 @@ static int check_data(const struct ca_page_rules *rules, const unsigned char *da
 	}
 	if (ts < last_ts) {
 		sum->why = "a timestamp earlier than the one before it";
+		sum->is_behind = true;
 		return -EINVAL;
 	}
 	return 0;
@@ -177,6 +178,18 @@ int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
 		sum->last_event = start + pos;
 	}
 	return 0;
+}
+
+bool ca_page_is_time_split(const struct ca_page_rules *rules, const unsigned char *next,
+			   unsigned long long last_ts)
+{
+	struct ca_page_summary sum;
+
+	/* The page's time comes before its events': a page that starts later is no split. */
+	if (read_n(rules, next, 8) >= last_ts)
+		return false;
+	return ca_page_check(rules, next, last_ts, &sum) && sum.is_behind &&
+	       !ca_page_check(rules, next, 0, &sum);
 }
 
 /*

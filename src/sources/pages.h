@@ -31,6 +31,7 @@ struct ca_page_summary {
 	unsigned long long last_ts;	/* of the last data event */
 	int last_event;			/* offset in the page of the last data event's header */
 	const char *why;		/* a bad page: what is wrong with it */
+	bool is_behind;			/* that: a timestamp earlier than the one before */
 };
 
 /**
@@ -50,6 +51,17 @@ void ca_page_rules_for(struct ca_page_rules *rules, struct tep_handle *tep, int 
  */
 int ca_page_check(const struct ca_page_rules *rules, const unsigned char *page,
 		  unsigned long long min_ts, struct ca_page_summary *sum);
+
+/**
+ * ca_page_is_time_split() - whether the page at @next, sound on its own,
+ *                           starts before @last_ts, the last timestamp of the
+ *                           page before it: one of the two has its times
+ *                           wrong (a flipped time delta late in the first, or
+ *                           the second's header time), and the data cannot
+ *                           say which; both are damage
+ */
+bool ca_page_is_time_split(const struct ca_page_rules *rules, const unsigned char *next,
+			   unsigned long long last_ts);
 
 /* Walks the data events of a page that passed ca_page_check(), as kbuffer would. */
 struct ca_page_cursor {

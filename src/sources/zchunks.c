@@ -930,6 +930,20 @@ static void skip_page(struct ca_zchunks *z, struct zcpu *c, bool is_damaged)
 	c->page += (size_t)z->rules.page_size;
 }
 
+/*
+ * The page after the one at @page of the run at @run (@size bytes) in the run
+ * too, and its times split from this one's ending at @last_ts: both are
+ * damage (ca_page_is_time_split(); a chunk's own pages were checked in order
+ * already, so only a run of pages in place has any).
+ */
+static bool is_split_from_next(const struct ca_page_rules *rules, const unsigned char *run,
+			       size_t size, size_t page, unsigned long long last_ts)
+{
+	size_t ps = (size_t)rules->page_size;
+
+	return page + 2 * ps <= size && ca_page_is_time_split(rules, run + page + ps, last_ts);
+}
+
 /* The first event at or after the cursor's page, through pages and chunks, damage skipped. */
 static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 {
@@ -950,6 +964,11 @@ static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 		if (ca_page_check(&z->rules, c->chunk + c->page, c->min_ts, &sum) ||
 		    !sum.event_count) {
 			skip_page(z, c, sum.why != NULL);
+			continue;
+		}
+		if (is_split_from_next(&z->rules, c->chunk, c->chunk_size, c->page, sum.last_ts)) {
+			skip_page(z, c, true);
+			skip_page(z, c, true);
 			continue;
 		}
 		c->min_ts = sum.last_ts;
@@ -1226,9 +1245,16 @@ static void check_pages(const struct ca_page_rules *rules, const unsigned char *
 	for (size_t i = 0; i < n; i++, pages += rules->page_size) {
 		struct ca_page_summary sum;
 
-		if (ca_page_check(rules, pages, *min_ts, &sum))
+		if (ca_page_check(rules, pages, *min_ts, &sum)) {
 			out[i] = CA_PAGE_BAD;
-		else if (!sum.event_count)
+		} else if (sum.event_count &&
+			   is_split_from_next(rules, pages, (n - i) * (size_t)rules->page_size, 0,
+					      sum.last_ts)) {
+			out[i] = out[i + 1] = CA_PAGE_BAD;	/* as the reader does */
+			i++;
+			pages += rules->page_size;
+			continue;
+		} else if (!sum.event_count)
 			out[i] = CA_PAGE_EMPTY;
 		else
 			out[i] = sum.last_event;

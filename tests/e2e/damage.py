@@ -7,6 +7,10 @@
                                            COUNT runs of LEN random bytes at seeded
                                            offsets (within [FROM, TO) when given)
   damage.py at IN OUT OFFSET LEN SEED      LEN random bytes at OFFSET
+  damage.py late IN OUT PAGE               the page at file offset PAGE (version 6,
+                                           8-byte longs, little endian) with its middle
+                                           event 2^26 ns late, and the events after it
+                                           (one bit of a time delta flipped)
   damage.py cut IN OUT LENGTH              the first LENGTH bytes
   damage.py cuts IN SEED COUNT             COUNT seeded lengths to cut at, one a line
   damage.py plan IN OUTDIR SEED ROUNDS     damaged copies of IN in OUTDIR, ROUNDS of
@@ -200,6 +204,33 @@ def plan(src, b, outdir, seed, rounds):
             print(kind, path)
 
 
+def headers(b, page):
+    """File offsets of the event headers of the page at @page, as kbuffer walks it."""
+    size, at, out = u64(b, page + 8) & ((1 << 27) - 1), 0, []
+    events = page + 16
+    while at + 4 <= size:
+        word = u32(b, events + at)
+        kind = word & 31
+        out.append((events + at, kind))
+        if kind == 29:
+            at += 4 + u32(b, events + at + 4)
+        elif kind in (30, 31):
+            at += 8
+        elif kind == 0:
+            at += 8 + ((u32(b, events + at + 4) - 4 + 3) & ~3)
+        else:
+            at += 4 + kind * 4
+    return out
+
+
+def late(b, page):
+    """The middle data event of the page 2^26 ns late (bit 26 of its delta set)."""
+    data = [at for at, kind in headers(b, page) if kind < 29]
+    at = data[len(data) // 2]
+    b[at + 3] |= 0x80
+    return b
+
+
 def write(path, b):
     with open(path, "wb") as f:
         f.write(b)
@@ -229,6 +260,8 @@ def main(argv):
         write(argv[3], bytes(b))
     elif cmd == "plan":
         plan(src, bytes(b), argv[3], int(argv[4]), int(argv[5]))
+    elif cmd == "late":
+        write(argv[3], bytes(late(b, int(argv[4]))))
     elif cmd == "cut":
         write(argv[3], bytes(b[:int(argv[4])]))
     elif cmd == "cuts":

@@ -225,6 +225,27 @@ START_TEST(test_pages_no_kernel_writes)
 }
 END_TEST
 
+/* A page that starts before the one before it ends: a split, when sound on its own. */
+START_TEST(test_pages_time_split)
+{
+	const uint32_t behind_self[2] = { 1u << 5 | 16, 0 };	/* a second switch, its data zeros */
+	struct ca_page_rules rules;
+	struct switch_fixture f;
+	unsigned char page[4096];
+
+	fixture_open(&f);
+	ca_page_rules_for(&rules, f.tep, 4096);
+	rules.long_size = 8;
+	page_with(page, &f, NULL, 68);			/* one switch at 1005 */
+	ck_assert(ca_page_is_time_split(&rules, page, 1006));
+	ck_assert(!ca_page_is_time_split(&rules, page, 1005));	/* a tie goes on */
+	ck_assert(!ca_page_is_time_split(&rules, page, 900));
+	page_with(page, &f, behind_self, 68 + 68);	/* not sound on its own: its own damage */
+	ck_assert(!ca_page_is_time_split(&rules, page, 1006));
+	fixture_close(&f);
+}
+END_TEST
+
 Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -236,6 +257,7 @@ Suite *decode_suite(void)
 	tc = tcase_create("pages");
 	tcase_add_test(tc, test_pages_kernels_write);
 	tcase_add_test(tc, test_pages_no_kernel_writes);
+	tcase_add_test(tc, test_pages_time_split);
 	suite_add_tcase(s, tc);
 	return s;
 }
