@@ -43,9 +43,18 @@ static json *u64(uint64_t value)
 	return json_object_new_uint64(value);
 }
 
+/* @text as a JSON string of valid UTF-8 (ca_report_clean(): a damaged comm's bytes are not). */
 static json *str(const char *text)
 {
-	return json_object_new_string(text ? text : "");
+	char *copy = strdup(text ? text : "");
+	json *value;
+
+	if (!copy)
+		return NULL;
+	ca_report_clean(copy);
+	value = json_object_new_string(copy);
+	free(copy);
+	return value;
 }
 
 /* A real number printed with @decimals places (json-c's default is 17 digits). */

@@ -161,3 +161,21 @@ fi
 expect_exit 0 "--color always --json: the JSON stays plain" "$coreaudit" audit --color always --json "$cookies"
 check "... no escape in it" sh -c "! grep -q '$esc' '$tap_tmp/out'"
 expect_exit 2 "--color sometimes: a usage error" "$coreaudit" audit --color sometimes "$cookies"
+
+# A comm whose bytes are not UTF-8 (a damaged line; the kernel copies comms as
+# bytes): every report stays valid UTF-8, the bad bytes shown as "?" (the JSON
+# was not valid: jq and Python refused it).
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report -t -i "$cookies" 2> /dev/null |
+		sed 's/workload/work\xffload/g' > "$tap_tmp/bytes.txt"
+	expect_exit 0 "a comm of bytes that are not UTF-8: audited" "$coreaudit" audit \
+		--json --junit "$tap_tmp/bytes.xml" --perfetto "$tap_tmp/bytes.pf" "$tap_tmp/bytes.txt"
+	check "... its JSON is valid, the comm shown as work?load" test "$(json_get \
+		"'work?load' in {t['comm'] for w in d['windows']['list'] for t in w['tasks']}" \
+		< "$tap_tmp/out")" = True
+	check "... its JUnit and Perfetto files are valid" sh -c 'xmllint --noout "$1" &&
+		python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$2"' _ \
+		"$tap_tmp/bytes.xml" "$tap_tmp/bytes.pf"
+else
+	skip "trace-cmd is not installed: no report text to put such a comm in"
+fi
