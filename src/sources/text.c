@@ -26,6 +26,12 @@
 #define MAX_LOST_COUNT 1000000000000000ull
 #define PID_MAX (CA_PID_LIMIT - 1)	/* PID_MAX_LIMIT - 1: a larger pid is damage */
 
+/* The first "cpus=N" header: event lines after it name CPUs below N. */
+struct cpus_header {
+	int cpus;		/* 0: none */
+	long line;		/* its line number */
+};
+
 struct text_source {
 	FILE *file;
 	long line_count;		/* from the first pass */
@@ -33,6 +39,7 @@ struct text_source {
 	int64_t *pending_lost;		/* [cpu_count]: 0 none, < 0 unknown count */
 	bool *has_pending_lost;		/* [cpu_count] */
 	struct bad_line *pending_bad;	/* [cpu_count]: a bad line of that CPU since its last event */
+	struct cpus_header header;	/* from the first pass */
 };
 
 /* A line that could not be read, of a CPU its "[N]" names: where it is in the file. */
@@ -915,6 +922,17 @@ static int emit_event(const char *line, struct ca_event *ev, ca_event_fn fn, voi
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * An event line after the "cpus=N" header naming CPU N or above: damaged (a
+ * flipped digit), not a CPU the file has; as bad as a line that does not
+ * parse, in both passes.
+ */
+static bool is_beyond_header(const struct cpus_header *header, long line_number, int parsed,
+			     const struct ca_event *ev)
+{
+	return parsed == 1 && header->cpus && line_number > header->line && ev->cpu >= header->cpus;
+}
+
 static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 {
 	struct text_source *ts = source->priv;
@@ -932,6 +950,8 @@ static int text_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 
 		line_number++;
 		parsed = read_line(line, len, line_number == ts->line_count, &ev, &class);
+		if (is_beyond_header(&ts->header, line_number, parsed, &ev))
+			parsed = -EINVAL;
 		if (parsed == -ERANGE)
 			ret = line_error(source, line_number, line, "a CPU over the kernel's limit",
 					 "");
@@ -995,6 +1015,7 @@ static int size_lost_tables(struct ca_source *source, struct text_source *ts)
 /* What the first pass counts. */
 struct scan {
 	long line_count;
+	struct cpus_header header;
 	uint64_t events;	/* events coreaudit uses */
 	uint64_t good_lines;	/* event lines that parse, used or not, and lost lines */
 	char first_bad[128];	/* the first bad line's text */
@@ -1038,6 +1059,10 @@ static int scan_line(struct ca_source *source, struct scan *scan, char *line, ss
 			 "a CPU over" : "more CPUs than", CA_CPU_LIMIT);
 		return line_error(source, scan->line_count, line, what, "");
 	}
+	if (class.cpus > 0 && !scan->header.cpus)
+		scan->header = (struct cpus_header){ class.cpus, scan->line_count };
+	if (is_beyond_header(&scan->header, scan->line_count, ret, &ev))
+		ret = -EINVAL;
 	if (ret < 0) {
 		if (!source->info.bad_lines++) {
 			source->info.first_bad_line = scan->line_count;
@@ -1104,6 +1129,7 @@ static int scan_file(struct ca_source *source, struct text_source *ts)
 	free(line);
 	free(next);
 	ts->line_count = scan.line_count;
+	ts->header = scan.header;
 	rewind(ts->file);
 	if (!ret)
 		ret = judge_scan(source, &scan);

@@ -275,6 +275,13 @@ if command -v trace-cmd > /dev/null; then
 	check "... the reason names the count and the first bad line" grep -q \
 		"1 line(s) of $tap_tmp/damaged.txt could not be read (first: line 501): what they held is unknown" \
 		"$tap_tmp/out"
+	# A digit of a CPU flipped ("[000]" to "[081]"): past the "cpus=2" header, a
+	# damaged line, not a CPU the topology lacks (that was exit 2, a usage error).
+	sed '600s/\[000\]/[081]/' "$tap_tmp/head.txt" > "$tap_tmp/cpu81.txt"
+	expect_exit 4 "report text with a line of CPU 81 after cpus=2: inconclusive" \
+		"$coreaudit" audit -t 0,1 "$tap_tmp/cpu81.txt"
+	check "... that line is the bad one" grep -q "could not be read (first: line 600)" \
+		"$tap_tmp/out"
 	head -c -20 "$tap_tmp/head.txt" > "$tap_tmp/cut.txt"
 	expect_exit 4 "report text cut mid-line: inconclusive" \
 		"$coreaudit" audit "$tap_tmp/cut.txt"
