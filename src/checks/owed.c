@@ -232,6 +232,25 @@ static int told_cpu(const struct ca_event *ev)
 	return -1;
 }
 
+/*
+ * A wakeup onto @cpu, running a task, of a task whose cookie is another (or
+ * not known): it may preempt there and win the core-wide selection, and a
+ * local wakeup sets need-resched with no IPI (seen: a sibling forced idle for
+ * 1.2 ms beside a task of its queued task's cookie, on a correct kernel,
+ * while the CPU that had woken an untagged task sat 4.6 ms in a softirq).
+ */
+static bool is_rival_wakeup(const struct ca_state *state, const struct ca_event *ev, int cpu)
+{
+	const struct ca_task *running = ca_state_cpu_task(state, cpu), *woken;
+	uint64_t cookie, rival;
+
+	if (ev->kind != CA_EV_WAKEUP || !running || running->pid == ev->wakeup.pid)
+		return false;
+	woken = ca_tasks_lookup(&state->tasks, ev->wakeup.pid);
+	return !woken || !ca_state_kernel_cookie(state, running, &cookie) ||
+	       !ca_state_kernel_cookie(state, woken, &rival) || rival != cookie;
+}
+
 /* What @ev tells the stretch on the core of the CPU it is aimed at. */
 static void note_told(struct ca_owed *s, const struct ca_state *state, const struct ca_event *ev)
 {
@@ -240,7 +259,7 @@ static void note_told(struct ca_owed *s, const struct ca_state *state, const str
 
 	if (cpu < 0 || (size_t)cpu >= s->cpu_count || core < 0 || (size_t)core >= s->core_count)
 		return;
-	if (ev->kind == CA_EV_IPI)
+	if (ev->kind == CA_EV_IPI || is_rival_wakeup(state, ev, cpu))
 		s->last_resched[cpu] = ev->ts;
 	c = &s->cores[core];
 	if (c->phase == CA_OWED_WAITING && cpu == c->now.who.waiting_cpu)

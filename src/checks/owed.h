@@ -32,8 +32,10 @@
  * cookie on a core without one (pick_next_task()'s unconstrained fast path
  * looks at its own CPU only), anything before W came, anything while a
  * sibling has a reschedule request pending (an IPI sent after its task, or
- * idle, came, or another sibling's switch to a task of another cookie beside
- * it, which need-resched already set leaves without an IPI; within the
+ * idle, came, another sibling's switch to a task of another cookie beside
+ * it, which need-resched already set leaves without an IPI, or a wakeup onto
+ * it of a task of another cookie, which may preempt there and win the pick,
+ * a local one with no IPI; within the
  * longest a pending request explains, CA_TICK_WINDOW_MAX_NS): a selection
  * told it to change, and what the core runs is not what the kernel chose (a
  * stalled vCPU takes milliseconds to obey).
