@@ -175,7 +175,18 @@ static void bound_unknown_causes(struct ca_audit *audit)
 		audit->pipeline->policy.unknown_until_ns = CA_TICK_WINDOW_MAX_NS;
 }
 
-/* A check of an idle CPU beside owed work (checks/owed.h): it needs the trace's IPIs. */
+/*
+ * The checks of an idle CPU beside owed work (checks/owed.h) need the trace's
+ * IPIs and its wakeups: a wakeup onto a sibling, local ones with no IPI, may
+ * have changed the core-wide pick (and without wakeups the queued tasks are
+ * not known).
+ */
+static bool is_owed_judged(const struct ca_audit *audit)
+{
+	return audit->info.has_ipi_events && audit->info.has_wakeup_events;
+}
+
+/* A check of an idle CPU beside owed work (checks/owed.h). */
 static int add_owed(struct ca_audit *audit, struct ca_owed *owed)
 {
 	owed->is_checked = true;
@@ -256,9 +267,9 @@ static int setup_pipeline(void *ctx, const struct ca_topology *topo)
 		ret = ca_state_add_check(&audit->pipeline->state, &audit->pipeline->reselect.base);
 	ca_owed_init(&audit->pipeline->inversion, &ca_inversion_rule, audit->opts.max_inversion_ns);
 	ca_owed_init(&audit->pipeline->unjust, &ca_unjust_rule, audit->opts.max_unjust_ns);
-	if (!ret && audit->info.has_ipi_events)
+	if (!ret && is_owed_judged(audit))
 		ret = add_owed(audit, &audit->pipeline->inversion);
-	if (!ret && audit->info.has_ipi_events)
+	if (!ret && is_owed_judged(audit))
 		ret = add_owed(audit, &audit->pipeline->unjust);
 	ca_accounting_init(&audit->pipeline->accounting, &audit->pipeline->forcedidle,
 			   audit->opts.max_accounting_pct);
@@ -986,11 +997,11 @@ static void judge_unknowns(struct ca_audit *audit)
 	judge_unmeasured_limits(audit);
 }
 
-/* What the no-ipi warning adds when forced idle was seen: the owed checks did not run. */
+/* What the no-ipi and no-wakeup warnings add: the owed checks did not run. */
 static const char *owed_unjudged(const struct ca_audit *audit)
 {
-	return !audit->pipeline->inversion.is_checked && audit->forced_idle_pct > 0 ?
-	       "; nor are priority inversion and unjustified forced idle judged" : "";
+	return !audit->pipeline->inversion.is_checked ?
+	       "; nor are inversions and unjustified forced idle judged" : "";
 }
 
 /* Forced idle was seen, but no tick to hold it to the reselection owed (reselect.h). */
@@ -1004,15 +1015,18 @@ static bool is_reselect_unheld(const struct ca_audit *audit)
 /* What missing ipi or tick events leave unjudged. */
 static void collect_cause_warnings(struct ca_audit *audit)
 {
-	char tick[32];
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	char tick[32], stall[32], plus[64] = "";
 
-	if (!audit->pipeline->isolation.has_causes && audit->pipeline->isolation.unknown_until_ns)
-		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
-			    "unknown; those from the grace up to %s cannot be judged, longer ones "
-			    "fail%s (record ipi:ipi_send_cpu, ipi:ipi_send_cpumask and "
-			    "irq_vectors:local_timer_entry)",
-			    ca_format_duration(audit->pipeline->isolation.unknown_until_ns, tick,
-					       sizeof(tick)), owed_unjudged(audit));
+	if (iso->causes.longest_stall_ns)
+		snprintf(plus, sizeof(plus), " (plus the longest vCPU stall, %s)",
+			 ca_format_duration(iso->causes.longest_stall_ns, stall, sizeof(stall)));
+	if (!iso->has_causes && iso->unknown_until_ns)
+		add_warning(audit, "no ipi events: windows from the grace up to %s%s are of "
+			    "unknown cause, longer ones fail%s (record ipi:ipi_send_cpu, "
+			    "ipi:ipi_send_cpumask)",
+			    ca_format_duration(iso->unknown_until_ns, tick, sizeof(tick)), plus,
+			    owed_unjudged(audit));
 	else if (!audit->pipeline->isolation.has_causes)
 		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
 			    "unknown, judged by the --grace given alone%s (record ipi:ipi_send_cpu, "
@@ -1029,7 +1043,8 @@ static void collect_cause_warnings(struct ca_audit *audit)
 	if (lacks_wakeups(audit))
 		add_warning(audit, "no sched_wakeup events in the trace: woken tasks are unseen, so "
 			    "forced idle and starvation read low, and a window with no reschedule "
-			    "IPI is of unknown cause (record sched:sched_wakeup)");
+			    "IPI is of unknown cause%s (record sched:sched_wakeup)",
+			    iso->has_causes ? owed_unjudged(audit) : "");
 }
 
 static void collect_warnings(struct ca_audit *audit)

@@ -61,7 +61,9 @@ enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_wind
 	case CA_CAUSE_UNKNOWN:
 		if (length < judging->grace_ns)
 			return CA_JUDGED_SKEW;
-		if (judging->has_causes || length <= judging->unknown_until_ns)
+		if (judging->has_causes ||
+		    (judging->unknown_until_ns &&
+		     length <= judging->unknown_until_ns + judging->stall_ns))
 			return CA_JUDGED_UNDECIDED;
 		return CA_JUDGED_VIOLATION;
 	default:	/* explained: a pending request, a stopped vCPU */
@@ -186,8 +188,11 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 	c = &causes->cpus[ev->cpu];
 
 	if (ev->kind != CA_EV_LOST && c->last_event && !c->is_idle &&
-	    is_stall(causes, ev->ts - c->last_event))
+	    is_stall(causes, ev->ts - c->last_event)) {
 		c->resumed_at = ev->ts;
+		if (ev->ts - c->last_event > causes->longest_stall_ns)
+			causes->longest_stall_ns = ev->ts - c->last_event;
+	}
 	switch (ev->kind) {
 	case CA_EV_IPI:
 		if (ev->ipi.is_resched && ev->ipi.target_cpu >= 0 &&

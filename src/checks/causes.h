@@ -101,6 +101,7 @@ struct ca_causes {
 	bool lacks_wakeup_events;	/* the trace has none: a local wakeup may explain a window */
 	bool has_seen_wakeup;	/* any CPU's */
 	bool has_tick_timers;	/* the tick's own hrtimer seen: only it counts as a tick */
+	uint64_t longest_stall_ns;	/* the longest silence of a running CPU that was a stall */
 };
 
 /* Which events behind the causes the trace has (struct ca_source_info says). */
@@ -217,6 +218,13 @@ struct ca_judging {
 	 * longer ones violations; 0: every one of the grace or more is.
 	 */
 	uint64_t unknown_until_ns;
+	/*
+	 * The longest stall of a running vCPU the trace showed so far (its ticks
+	 * missing): a kicked CPU stopped that long answers that much later, so
+	 * it lengthens unknown_until_ns (an emulated SMT4 guest on two host
+	 * cores stops vCPUs for 20 ms and more).
+	 */
+	uint64_t stall_ns;
 };
 
 /**

@@ -319,7 +319,8 @@ static struct ca_judging judging_of(const struct ca_isolation *iso)
 	return (struct ca_judging){ .grace_ns = iso->grace_ns,
 				    .max_transition_ns = iso->max_transition_ns,
 				    .has_causes = iso->has_causes,
-				    .unknown_until_ns = iso->unknown_until_ns };
+				    .unknown_until_ns = iso->unknown_until_ns,
+				    .stall_ns = iso->causes.longest_stall_ns };
 }
 
 /* Its kind, by its cause; unknown when who ran or their identities are not known. */

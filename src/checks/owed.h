@@ -25,8 +25,9 @@
  *                      is judged once every CPU of the core has shown past
  *                      its end, and not at all (unknown) where one was
  *                      unobserved, or W was queued before a gap in Y's events
- * Without ipi events in the trace a transition cannot be told: the audit
- * does not run these checks then.
+ * Without ipi events in the trace a transition cannot be told, nor without
+ * sched_wakeup events a local wakeup that changed the pick: the audit does
+ * not run these checks then.
  * Not a decision: an event of Y's in the interrupt that queued W (Y
  * reschedules when it leaves it), a sibling's pick of a task without a
  * cookie on a core without one (pick_next_task()'s unconstrained fast path

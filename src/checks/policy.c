@@ -221,7 +221,8 @@ static void close_window(struct ca_policy *policy, const struct ca_state *state,
 	const struct ca_judging judging = { .grace_ns = policy->grace_ns,
 					    .max_transition_ns = policy->max_transition_ns,
 					    .has_causes = policy->has_causes,
-					    .unknown_until_ns = policy->unknown_until_ns };
+					    .unknown_until_ns = policy->unknown_until_ns,
+					    .stall_ns = policy->causes.longest_stall_ns };
 	struct ca_leaving *leaving = &res->leaving[core];
 
 	ts = ca_state_core_known_until(state, core, w.start, ts);	/* what is beyond is not judged */
@@ -363,9 +364,9 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 
 	if (policy->suspect_count && ev->kind != CA_EV_LOST)
 		release_suspects(policy, state, false);
-	if (!policy->has_causes || ev->kind == CA_EV_LOST)
+	if (ev->kind == CA_EV_LOST)
 		return;
-	core_count = ca_causes_event_cores(&state->topo, ev, cores);
+	core_count = policy->has_causes ? ca_causes_event_cores(&state->topo, ev, cores) : 0;
 	for (int k = 0; k < core_count; k++)
 		for (int r = 0; r < policy->rules->relation_count; r++) {
 			struct ca_policy_result *res = &policy->results[r];
@@ -374,7 +375,7 @@ static void policy_event(struct ca_check *check, const struct ca_state *state,
 				ca_causes_note_event(&policy->causes, &res->leaving[cores[k]],
 						     res->since[cores[k]], ev);
 		}
-	ca_causes_track(&policy->causes, ev);
+	ca_causes_track(&policy->causes, ev);	/* without ipi events too: the stalls */
 }
 
 static void policy_finish(struct ca_check *check, const struct ca_state *state, uint64_t end_ts)

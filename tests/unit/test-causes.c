@@ -485,6 +485,50 @@ START_TEST(test_no_ipi_events_causes_unknown)
 END_TEST
 
 /*
+ * Without ipi events a late IPI explains a window up to 15 ms, and longer by
+ * the longest stall of a running vCPU shown so far: both CPUs tick every 4 ms
+ * (CPU1 running 200, cookie 9; the period known from the ticks); with STALL,
+ * CPU1 shows nothing from 40 to 64 ms (a 24 ms silence); CPU0 runs 100
+ * (cookie 7) from 81 ms and CPU1 leaves 200 LENGTH later.
+ */
+static const struct {
+	bool is_stalled;
+	uint64_t length;
+	enum ca_result code;
+} stall_bound_rows[] = {
+	{ false, 14 * MS, CA_RESULT_INCONCLUSIVE },
+	{ false, 16 * MS, CA_RESULT_FAIL },
+	{ true, 16 * MS, CA_RESULT_INCONCLUSIVE },
+	{ true, 39 * MS, CA_RESULT_INCONCLUSIVE },	/* 15 ms + the 24 ms silence */
+	{ true, 39 * MS + 10 * US, CA_RESULT_FAIL },
+};
+
+START_TEST(test_no_ipi_events_stall_lengthens)
+{
+	uint64_t open = T0 + 81 * MS, leave = open + stall_bound_rows[_i].length;
+	bool is_stalled = stall_bound_rows[_i].is_stalled;
+	struct trace_text t = { 0 };
+	struct ca_audit audit;
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 9);
+	for (uint64_t ts = T0 + 4 * MS; ts < leave; ts += 4 * MS) {
+		sc_tick(&t, 0, ts, ts > open ? 100 : 0);
+		if (!is_stalled || ts <= T0 + 40 * MS || ts >= T0 + 64 * MS)
+			sc_tick(&t, 1, ts + 5 * US, 200);
+		if (ts < open && ts + 4 * MS > open)
+			sc_switch(&t, 0, open, 0, "R", 100, true, 0, 7);
+	}
+	sc_switch(&t, 1, leave, 200, "R", 0, true, 9, 0);
+	sc_switch(&t, 0, leave + 500 * US, 100, "S", 0, true, 7, 0);
+	ck_assert_int_eq(run(&t, &audit, 0), stall_bound_rows[_i].code);
+	ck_assert_uint_eq(audit.pipeline->isolation.causes.longest_stall_ns,
+			  (is_stalled ? 24 * MS : 0));
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * Without tick events (an ipi event, no tick): CPU1 runs 200 (cookie 9) from
  * T0; CPU0 switches to 100 (cookie 7) at OPEN; CPU1 leaves LENGTH later,
  * after EVIDENCE.  A window a tick could explain (no IPI, no local wakeup, at
@@ -793,6 +837,8 @@ Suite *causes_suite(void)
 	tcase_add_loop_test(tc, test_stalled_vcpu, 0, sizeof(stall_rows) / sizeof(stall_rows[0]));
 	tcase_add_test(tc, test_tick_period_from_tick_timer);
 	tcase_add_test(tc, test_no_ipi_events_causes_unknown);
+	tcase_add_loop_test(tc, test_no_ipi_events_stall_lengthens, 0,
+			    sizeof(stall_bound_rows) / sizeof(stall_bound_rows[0]));
 	tcase_add_loop_test(tc, test_no_tick_events, 0,
 			    sizeof(tickless_rows) / sizeof(tickless_rows[0]));
 	tcase_add_test(tc, test_one_tick_event_tells_ticks);

@@ -140,6 +140,7 @@ static enum ca_result audit_rt_holder(struct ca_audit *audit, uint64_t w_from)
 
 	sc_ipi(&t, 0, T0, 0, 0);
 	sw(&t, 1, T0 + w_from, 0, 120, "R", W, 89, 0, 0);
+	sc_wakeup(&t, 1, T0 + w_from + US, W, W, 1);	/* of a running task: wakeups are told */
 	sw(&t, 0, T0 + 955 * MS, 0, 120, "R", H, 95, 0, 2);
 	sw(&t, 1, T0 + 955 * MS + 20 * US, W, 89, "R", 0, 120, 0, 0);
 	sw(&t, 0, T0 + 960 * MS, H, 95, "S", 0, 120, 2, 0);

@@ -3,6 +3,8 @@
  * while a task of the cookie its sibling runs waits on it, on hand-made SMT2
  * traces with known truth.
  */
+#include <string.h>
+
 #include "pipeline.h"
 #include "scenario.h"
 
@@ -16,6 +18,7 @@ enum ending {
 	ENDS_AFTER_KICK,	/* CPU0's selection kicked CPU1 before it idled */
 	HOLDER_TOLD,		/* CPU0 ran B beside A2 first: CPU1 was told to leave, unseen */
 	HOLDER_WOKE,		/* CPU1 woke B onto itself: need-resched set, no IPI */
+	NO_WAKEUPS,		/* as ENDS_Y_RUNS, in a trace without sched_wakeup events */
 };
 
 /*
@@ -32,6 +35,8 @@ static void idled(struct trace_text *t, enum ending ending)
 		sc_switch(t, 1, T0, B, "S", A2, true, 2, 1);
 	else
 		sc_switch(t, 1, T0, 0, "R", A2, true, 0, 1);
+	if (ending != NO_WAKEUPS)
+		sc_wakeup(t, 1, T0 + 1 * US, A2, A2, 1);	/* of a running task: wakeups are told */
 	if (ending == HOLDER_TOLD) {
 		sc_switch(t, 0, T0 + 2 * US, 0, "R", B, true, 0, 2);
 		sc_switch(t, 0, T0 + 5 * US, B, "S", 0, true, 2, 0);
@@ -97,6 +102,27 @@ START_TEST(test_unjust_not_beside_a_woken_rival)
 }
 END_TEST
 
+/*
+ * Without sched_wakeup events a local wakeup that changed the pick is unseen
+ * (and so are the queued tasks): the check is not run, and a warning says so.
+ */
+START_TEST(test_unjust_not_judged_without_wakeups)
+{
+	struct ca_audit audit;
+
+	ck_assert_int_eq(audit_idled(&audit, NO_WAKEUPS, MS), CA_RESULT_PASS);
+	ck_assert(!audit.pipeline->unjust.is_checked);
+	ck_assert_uint_eq(audit.pipeline->unjust.finding_count, 0);
+	for (int i = 0; i <= audit.warning_count; i++) {
+		ck_assert_msg(i < audit.warning_count, "no warning says the check was not run");
+		if (strstr(audit.warnings[i], "no sched_wakeup events") &&
+		    strstr(audit.warnings[i], "; nor are inversions and unjustified forced idle judged"))
+			break;
+	}
+	ca_audit_free(&audit);
+}
+END_TEST
+
 START_TEST(test_unjust_found)
 {
 	struct ca_audit audit;
@@ -155,13 +181,16 @@ START_TEST(test_cookie_zero_owes_nothing)
 	struct ca_audit_options opts;
 	struct ca_audit audit;
 
+	sc_ipi(&t, 1, T0, 0, 0);		/* ipi and wakeup events: the check runs */
 	sc_switch(&t, 1, T0, 0, "R", A2, true, 0, 0);
+	sc_wakeup(&t, 1, T0 + 1 * US, A2, A2, 1);
 	sc_switch(&t, 0, T0 + 10 * US, 0, "R", A, true, 0, 0);
 	sc_switch(&t, 0, T0 + 5 * MS, A, "R", 0, true, 0, 0);
 	sc_switch(&t, 0, T0 + 9 * MS, 0, "R", A, true, 0, 0);
 	sc_switch(&t, 0, T0 + 20 * MS, A, "S", 0, true, 0, 0);
 	test_options(&opts, "0,1");
 	ck_assert_int_eq(audit_text(&audit, &t, &opts), CA_RESULT_PASS);
+	ck_assert(audit.pipeline->unjust.is_checked);
 	ck_assert_uint_eq(audit.pipeline->unjust.finding_count, 0);
 	ca_audit_free(&audit);
 	trace_free(&t);
@@ -198,6 +227,7 @@ Suite *unjust_suite(void)
 	tcase_add_test(tc, test_unjust_found);
 	tcase_add_test(tc, test_unjust_not_beside_a_told_holder);
 	tcase_add_test(tc, test_unjust_not_beside_a_woken_rival);
+	tcase_add_test(tc, test_unjust_not_judged_without_wakeups);
 	tcase_add_test(tc, test_transition_no_finding);
 	tcase_add_test(tc, test_cookie_zero_owes_nothing);
 	tcase_add_test(tc, test_rule_file_max);
