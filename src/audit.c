@@ -1028,10 +1028,9 @@ static void collect_cause_warnings(struct ca_audit *audit)
 			    ca_format_duration(iso->unknown_until_ns, tick, sizeof(tick)), plus,
 			    owed_unjudged(audit));
 	else if (!audit->pipeline->isolation.has_causes)
-		add_warning(audit, "no ipi events in the trace: the causes of co-run windows are "
-			    "unknown, judged by the --grace given alone%s (record ipi:ipi_send_cpu, "
-			    "ipi:ipi_send_cpumask and irq_vectors:local_timer_entry)",
-			    owed_unjudged(audit));
+		add_warning(audit, "no ipi events: the causes of co-run windows are unknown, "
+			    "judged by the --grace given alone%s (record ipi:ipi_send_cpu, "
+			    "ipi:ipi_send_cpumask)", owed_unjudged(audit));
 	if (audit->pipeline->isolation.has_causes &&
 	    (!audit->info.has_tick_events || !audit->pipeline->isolation.causes.has_seen_tick))
 		add_warning(audit, "no tick events in the trace: windows with no reschedule IPI or "

@@ -33,6 +33,7 @@
 #define SOFTIRQ_HOLD_NS 10000000ull
 #define TICK_BUCKET_NS 250000ull
 #define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
+#define MAX_STALL_NS 100000000ull	/* CA_RESPONSE_NS: a longer silence is events missing */
 #define PERIOD_REFRESH 64		/* intervals between two estimates of the period */
 
 static const char *const cause_names[CA_CAUSE_COUNT] = {
@@ -50,6 +51,13 @@ const char *ca_window_cause_name(enum ca_window_cause cause)
 	return (unsigned int)cause < CA_CAUSE_COUNT ? cause_names[cause] : "?";
 }
 
+/* Without ipi events: whether a reschedule IPI taken late (a stopped vCPU) could last @length. */
+static bool is_late_ipi_length(const struct ca_judging *judging, uint64_t length)
+{
+	return judging->unknown_until_ns && (length <= judging->unknown_until_ns ||
+					     length - judging->unknown_until_ns <= judging->stall_ns);
+}
+
 enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_window_cause cause,
 				  uint64_t length)
 {
@@ -61,9 +69,7 @@ enum ca_judgement ca_causes_judge(const struct ca_judging *judging, enum ca_wind
 	case CA_CAUSE_UNKNOWN:
 		if (length < judging->grace_ns)
 			return CA_JUDGED_SKEW;
-		if (judging->has_causes ||
-		    (judging->unknown_until_ns &&
-		     length <= judging->unknown_until_ns + judging->stall_ns))
+		if (judging->has_causes || is_late_ipi_length(judging, length))
 			return CA_JUDGED_UNDECIDED;
 		return CA_JUDGED_VIOLATION;
 	default:	/* explained: a pending request, a stopped vCPU */
@@ -179,6 +185,18 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 	c->last_tick = ev->ts;
 }
 
+/*
+ * The longest stall, for windows without ipi events (struct ca_judging): of a
+ * CPU surely running a task only (one not yet seen to switch, or in an idle
+ * state, may be idle), and at most MAX_STALL_NS (a longer silence is no vCPU
+ * an emulator stopped, but events missing).
+ */
+static void note_stall(struct ca_causes *causes, const struct ca_cpu_causes *c, uint64_t silence)
+{
+	if (c->is_surely_running && silence <= MAX_STALL_NS && silence > causes->longest_stall_ns)
+		causes->longest_stall_ns = silence;
+}
+
 void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 {
 	struct ca_cpu_causes *c;
@@ -190,8 +208,7 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 	if (ev->kind != CA_EV_LOST && c->last_event && !c->is_idle &&
 	    is_stall(causes, ev->ts - c->last_event)) {
 		c->resumed_at = ev->ts;
-		if (ev->ts - c->last_event > causes->longest_stall_ns)
-			causes->longest_stall_ns = ev->ts - c->last_event;
+		note_stall(causes, c, ev->ts - c->last_event);
 	}
 	switch (ev->kind) {
 	case CA_EV_IPI:
@@ -209,6 +226,11 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 		break;
 	case CA_EV_SWITCH:
 		c->is_idle = ev->sw.next_pid == 0;
+		c->is_surely_running = !c->is_idle;
+		break;
+	case CA_EV_IDLE:
+		/* an idle state entered: it may be idle until its next switch */
+		c->is_surely_running = c->is_surely_running && ev->idle.state == UINT32_MAX;
 		break;
 	case CA_EV_KERNEL:
 		if (ev->kernel.what == CA_KERNEL_SOFTIRQ && ev->kernel.is_entry && !c->softirq_depth)
@@ -218,6 +240,7 @@ void ca_causes_track(struct ca_causes *causes, const struct ca_event *ev)
 		break;
 	case CA_EV_LOST:	/* whatever it was in is not known: ticks refute again */
 		c->softirq_depth = 0;
+		c->is_surely_running = false;
 		break;
 	default:
 		break;

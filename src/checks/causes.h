@@ -74,6 +74,11 @@ struct ca_cpu_causes {
 	uint64_t last_event;	/* any event on the CPU */
 	uint64_t resumed_at;	/* its first event after a stall (a silence while busy) */
 	bool is_idle;		/* switched to the idle task (a silence there is no stall) */
+	/*
+	 * Known to run a task since its last event (a switch to one, no idle
+	 * state entered, no events lost since): its silences measure stalls.
+	 */
+	bool is_surely_running;
 	int softirq_depth;	/* in softirq work (irq:softirq_entry without its exit), */
 	uint64_t softirq_since;	/* since then */
 };

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <libxml/xmlstring.h>
-
 #include "report/common.h"
 
 /* Pointers to the @count items of @size bytes at @items, in @compare's order (caller frees). */
@@ -130,12 +128,55 @@ const char *ca_report_kernel_what(enum ca_kernel_what what)
 	return (unsigned int)what < CA_KERNEL_WHAT_COUNT ? names[what] : "?";
 }
 
+/* The length of the UTF-8 sequence at @p as RFC 3629 allows it (no overlong form, surrogate or
+ * code point over U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+static bool is_utf8(const char *text)
+{
+	int n;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p += n)
+		if (!(n = utf8_length(p)))
+			return false;
+	return true;
+}
+
 void ca_report_clean(char *text)
 {
 	for (unsigned char *p = (unsigned char *)text; *p; p++)
 		if (*p < 0x20 && *p != '\t' && *p != '\n')
 			*p = '?';
-	if (!xmlCheckUTF8((const xmlChar *)text))
+	if (!is_utf8(text))
 		for (unsigned char *p = (unsigned char *)text; *p; p++)
 			if (*p >= 0x80)
 				*p = '?';

@@ -12,8 +12,9 @@ trace must show" says:
   task's events); from the switch when IPI sends within 10 ms of it showed
   the task that left (the switch's tail), which confirm nothing;
 - from a CPU's last line to its next line when its task was switched in on
-  another CPU meanwhile (its switch out here missing), and on while its lines
-  still show that task (they came late), up to a line showing another;
+  another CPU meanwhile (its switch out here missing); and while its lines
+  still show that task (they came late), up to a line showing another or a
+  switch, that CPU's own handler time does not count (its task not known);
 - from a CPU's last line before lost events up to its next line;
 - from a CPU's last line to its next when another CPU asked it for something
   (an IPI, a wakeup or migration onto it) more than 100 ms before that, or
@@ -24,7 +25,7 @@ import re
 import sys
 
 LINE = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d+):\s+(\w+):\s*(.*)$')
-LOST = re.compile(r'^CPU:(\d+) \[(?:LOST \d+ EVENTS|EVENTS DROPPED)\]')
+LOST = re.compile(r'^CPU:(\d+) \[(?:LOST \d+ EVENTS|(?:\d+ )?EVENTS DROPPED)\]')
 SWITCH = re.compile(r'^(?:.*?):(\d+) \[-?\d+\] \S+ ==> (?:.*?):(\d+) \[')
 
 
@@ -56,7 +57,7 @@ def events(path, cpus):
 
 TAIL_NS = 10**7          # the switch's tail: IPI sends of the task that left
 RESPONSE_NS = 10**8      # a CPU asked for something answers within it; a running one ticks
-TARGET = re.compile(r'(?:^cpu=|CPU:|dest_cpu=)(\d+)')
+TARGET = re.compile(r'(?:^cpu=|CPU:|target_cpu=|dest_cpu=)(\d+)')
 
 
 def targets(event, rest):
@@ -143,9 +144,13 @@ class Core:
             if shown == pid:
                 self.unknown_since.setdefault(cpu, ts)
                 return
-        if cpu in self.unknown_since:
-            self.stretches.append((self.unknown_since.pop(cpu), ts))
+        self.end_unknown(cpu, ts)
         self.put(cpu, shown, ts)
+
+    def end_unknown(self, cpu, ts):
+        """What the CPU ran is known again: its own handler time counts from here."""
+        if cpu in self.unknown_since:
+            self.unknown_spans.setdefault(cpu, []).append((self.unknown_since.pop(cpu), ts))
 
     def event(self, cpu, ts, event, pid, rest):
         c = self.cpus[cpu]
@@ -160,6 +165,7 @@ class Core:
             self.settle(cpu, ts, event, int(sw.group(1)) if sw else pid)
         if sw:
             prev, nxt = int(sw.group(1)), int(sw.group(2))
+            self.end_unknown(cpu, ts)   # the switch puts its next task there
             if c.taken is None or c.taken[0] != prev:
                 self.running.pop(prev, None)
             self.put(cpu, nxt, ts)
@@ -173,14 +179,15 @@ class Core:
                 self.stretches.append((c.last, end))
             if c.taken and not c.taken[2]:
                 self.missed(c, end)
-            if cpu in self.unknown_since:
-                self.stretches.append((self.unknown_since.pop(cpu), end))
+            self.end_unknown(cpu, end)
 
 
 def unobserved(path, cpus):
-    """The core's unobserved stretches [(from, to)]."""
+    """The core's unobserved stretches [(from, to)], and per CPU the spans
+    its own handler time does not count (its task not known: late lines of a
+    task switched in elsewhere)."""
     core, lost_since = Core(cpus), {}
-    core.unknown_since = {}
+    core.unknown_since, core.unknown_spans = {}, {}
     for cpu, ts, event, pid, rest in events(path, cpus):
         c = core.cpus[cpu]
         if event == 'lost':
@@ -192,7 +199,7 @@ def unobserved(path, cpus):
             core.stretches.append((lost_since.pop(cpu), ts))
         core.event(cpu, ts, event, pid, rest)
     core.finish()
-    return core.stretches
+    return core.stretches, core.unknown_spans
 
 
 def observed(start, end, stretches):
@@ -208,7 +215,7 @@ def observed(start, end, stretches):
 
 def main():
     cpus = {int(c) for c in sys.argv[2].split(',')}
-    stretches = unobserved(sys.argv[1], cpus)
+    stretches, unknown = unobserved(sys.argv[1], cpus)
     depth = {c: [0, 0] for c in cpus}      # irq, softirq nesting
     since = {}                              # the time its nesting last changed
     total, end = [0, 0], 0
@@ -223,12 +230,12 @@ def main():
             continue
         d = depth[cpu]
         if cpu in since and (d[0] or d[1]):
-            total[0 if d[0] else 1] += observed(since[cpu], ts, stretches)
+            total[0 if d[0] else 1] += observed(since[cpu], ts, stretches + unknown.get(cpu, []))
         d[which[0]] = max(0, d[which[0]] + which[1])
         since[cpu] = ts
     for cpu, d in depth.items():            # a handler the trace ends in: up to its end
         if cpu in since and (d[0] or d[1]):
-            total[0 if d[0] else 1] += observed(since[cpu], end, stretches)
+            total[0 if d[0] else 1] += observed(since[cpu], end, stretches + unknown.get(cpu, []))
     print(total[0], total[1])
 
 

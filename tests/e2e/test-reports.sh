@@ -173,6 +173,11 @@ if command -v trace-cmd > /dev/null; then
 	check "... its JSON is valid, the comm shown as work?load" test "$(json_get \
 		"'work?load' in {t['comm'] for w in d['windows']['list'] for t in w['tasks']}" \
 		< "$tap_tmp/out")" = True
+	trace-cmd report -t -i "$cookies" 2> /dev/null |
+		sed 's/workload/work\xc0\x80load/g' > "$tap_tmp/overlong.txt"
+	check "... nor an overlong NUL (bytes libxml2's check lets pass): valid JSON, work??load" \
+		test "$("$coreaudit" audit --json "$tap_tmp/overlong.txt" 2> /dev/null | json_get \
+		"'work??load' in {t['comm'] for w in d['windows']['list'] for t in w['tasks']}")" = True
 	check "... its JUnit and Perfetto files are valid" sh -c 'xmllint --noout "$1" &&
 		python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$2"' _ \
 		"$tap_tmp/bytes.xml" "$tap_tmp/bytes.pf"
