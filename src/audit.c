@@ -1027,7 +1027,7 @@ static void collect_cause_warnings(struct ca_audit *audit)
 			    "ipi:ipi_send_cpumask)",
 			    ca_format_duration(iso->unknown_until_ns, tick, sizeof(tick)), plus,
 			    owed_unjudged(audit));
-	else if (!audit->pipeline->isolation.has_causes)
+	else if (!iso->has_causes)
 		add_warning(audit, "no ipi events: the causes of co-run windows are unknown, "
 			    "judged by the --grace given alone%s (record ipi:ipi_send_cpu, "
 			    "ipi:ipi_send_cpumask)", owed_unjudged(audit));

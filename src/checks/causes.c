@@ -33,7 +33,6 @@
 #define SOFTIRQ_HOLD_NS 10000000ull
 #define TICK_BUCKET_NS 250000ull
 #define MIN_TICK_INTERVALS 16		/* before that, the tick period is not known */
-#define MAX_STALL_NS 100000000ull	/* CA_RESPONSE_NS: a longer silence is events missing */
 #define PERIOD_REFRESH 64		/* intervals between two estimates of the period */
 
 static const char *const cause_names[CA_CAUSE_COUNT] = {
@@ -188,12 +187,12 @@ static void note_tick(struct ca_causes *causes, struct ca_cpu_causes *c, const s
 /*
  * The longest stall, for windows without ipi events (struct ca_judging): of a
  * CPU surely running a task only (one not yet seen to switch, or in an idle
- * state, may be idle), and at most MAX_STALL_NS (a longer silence is no vCPU
- * an emulator stopped, but events missing).
+ * state, may be idle), and at most CA_RESPONSE_NS (a longer silence is no
+ * vCPU an emulator stopped, but events missing: the state's "quiet").
  */
 static void note_stall(struct ca_causes *causes, const struct ca_cpu_causes *c, uint64_t silence)
 {
-	if (c->is_surely_running && silence <= MAX_STALL_NS && silence > causes->longest_stall_ns)
+	if (c->is_surely_running && silence <= CA_RESPONSE_NS && silence > causes->longest_stall_ns)
 		causes->longest_stall_ns = silence;
 }
 
