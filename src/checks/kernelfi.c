@@ -24,7 +24,11 @@
  * best queued task when compatible, cookie 0 included, unless the selection
  * sent it no kick where kicks show), and the winner's cookie off the task the
  * selecting CPU switches to.  A CPU that goes idle with a cookied task queued
- * selected (its own pick had a cookie), whatever the core's cookie was.
+ * selected (its own pick had a cookie), whatever the core's cookie was.  A
+ * CPU left idle beside a core of cookie 0 with tasks queued had a best task
+ * with a cookie (a compatible one it would have kept): until its queue
+ * changes (its tasks do not run, so their order holds), later selections of
+ * cookie 0 leave it idle too, whatever cookie-0 tasks wait behind that one.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from
@@ -195,7 +199,8 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 		else if (i != slot && !current && is_left_idle(fi, cpu, i, selector))
 			pick = 0;
 		else
-			pick = queued_of_cookie(state, cpu, sel->cookie, i != slot && !current);
+			pick = queued_of_cookie(state, cpu, sel->cookie, i != slot && !current &&
+						!fi->kcpus[cpu].is_best_cookied);
 		sel->pick[i] = pick;
 		sel->is_pending[i] = pick != current;
 		if (pick)
@@ -357,6 +362,7 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 	kc->has_pick_ts = false;
 	kc->owes_pick = false;
 	kc->idle_state = UINT32_MAX;	/* a switch is never inside an idle state */
+	kc->is_best_cookied = next == 0 && sel->cookie == 0 && state->cpus[ev->cpu].queued_count > 0;
 }
 
 /*
@@ -383,6 +389,7 @@ static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state
 	k = &fi->kcores[core];
 	k->task_seq++;
 	k->tentative_slot = -1;
+	fi->kcpus[cpu].is_best_cookied = false;	/* its queue changed */
 	if (k->sel.count && state->cpus[cpu].run == CA_CPU_IDLE && !state->cpus[cpu].queued_count)
 		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now, NULL);
 }
@@ -425,6 +432,7 @@ static void on_enqueue_to(struct ca_kernelfi *fi, const struct ca_state *state, 
 	k = &fi->kcores[core];
 	k->task_seq++;
 	k->tentative_slot = -1;
+	fi->kcpus[cpu].is_best_cookied = false;	/* its queue changed */
 	if (state->cpus[cpu].run != CA_CPU_IDLE)
 		return;
 	fi->kcpus[cpu].owes_pick = fi->has_idle_events;

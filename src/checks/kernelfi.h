@@ -57,6 +57,7 @@ struct ca_kfi_cpu {
 	uint32_t kick_states;		/* idle states (below 32) a __schedule IPI reached it in */
 	bool owes_pick;			/* idle, enqueued to, not yet shown scheduling */
 	bool is_disturbed;		/* an IPI or a wakeup reached it in its idle state */
+	bool is_best_cookied;		/* left idle beside cookie 0, tasks queued: its best has a cookie */
 };
 
 struct ca_kernelfi {

@@ -285,6 +285,46 @@ START_TEST(test_idle_with_cookied_task_queued_selects)
 END_TEST
 
 /*
+ * A CPU left idle beside a core of cookie 0 with tasks queued stays idle at
+ * the next selection of cookie 0: 301 and 300 (cookie 0) run; 100 (cookie 1)
+ * is woken beside 301 on CPU0 at 1 ms, and at 1.05 ms CPU0 leaves 301
+ * runnable and goes idle: its best task was 100 (a compatible best, 301, it
+ * would have kept), so it is forced idle, charged to 300.  At 2 ms CPU1
+ * switches from 300 to 302 (cookie 0) and selects again: CPU0's queue has not
+ * changed, so its best is still 100 and it stays forced idle, charged to 302
+ * until it sleeps at 4 ms.  (Taking 301 for CPU0's pick there, as any
+ * compatible queued task stood for an idle sibling's best, ended the period:
+ * untagged tasks on harness draws were charged 10-16% too little.)
+ */
+START_TEST(test_idle_sibling_best_stays_cookied)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 1);
+	sc_switch(&t, 0, T0 + 100 * US, 100, "S", 301, true, 1, 0);
+	sc_switch(&t, 1, T0 + 200 * US, 0, "R", 300, true, 0, 0);
+	sc_wakeup(&t, 0, T0 + 1 * MS, 301, 100, 0);
+	sc_switch(&t, 0, T0 + 1 * MS + 50 * US, 301, "R", 0, true, 0, 0);
+	sc_switch(&t, 1, T0 + 2 * MS, 300, "S", 302, true, 0, 0);
+	sc_switch(&t, 1, T0 + 4 * MS, 302, "S", 0, true, 0, 0);
+	sc_switch(&t, 0, T0 + 4 * MS + 20 * US, 0, "R", 100, true, 0, 1);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 300);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 950 * US);
+	task = fi_task_of(&audit, 302);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * An idle CPU in an idle state selects once it shows it: 67 (cookie 2) is
  * woken on CPU1, in idle state 1, at 1 ms, but CPU1 (a stalled vCPU) leaves
  * that state only at 4 ms, kicks CPU0 at 4 ms + 20 us and runs 67; 68 (cookie
@@ -385,6 +425,7 @@ Suite *forcedidle_suite(void)
 			    sizeof(pick_time_rows) / sizeof(pick_time_rows[0]));
 	tcase_add_test(tc, test_idle_sibling_keeps_cookie_zero_pick);
 	tcase_add_test(tc, test_idle_with_cookied_task_queued_selects);
+	tcase_add_test(tc, test_idle_sibling_best_stays_cookied);
 	tcase_add_test(tc, test_idle_cpu_selects_when_it_shows_it);
 	tcase_add_test(tc, test_unkicked_idle_sibling_stays_idle);
 	suite_add_tcase(s, tc);
