@@ -29,6 +29,11 @@
  * with a cookie (a compatible one it would have kept): until its queue
  * changes (its tasks do not run, so their order holds), later selections of
  * cookie 0 leave it idle too, whatever cookie-0 tasks wait behind that one.
+ * A CPU that goes idle at its own selection rules out the cookies of its
+ * queued tasks as the winner's (one would have been found for it).  A sibling
+ * the selection left forced idle that runs a task instead, nothing enqueued
+ * or dequeued since, took the pick the selection made for it (the fast
+ * path): its best was that task, and the selection is made again with it.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from
@@ -125,28 +130,57 @@ static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cook
 }
 
 /*
+ * Whether a CPU that went idle at its own selection could have seen @cookie
+ * win: a task of a cookie it has queued would have been found for it
+ * (sched_core_find()); with cookie 0 its own best must have had a cookie.
+ */
+static bool could_idle_under(const struct ca_state *state, const struct ca_cpu *own,
+			     uint64_t cookie)
+{
+	bool has_cookied = false;
+
+	for (int q = 0; q < own->queued_count; q++) {
+		uint64_t c = cookie_of(state, own->queued[q]);
+
+		if (cookie && c == cookie)
+			return false;
+		has_cookied |= c != 0;
+	}
+	return cookie || has_cookied || !own->queued_count;
+}
+
+/*
  * The core cookie: the cookie of the task the selecting CPU switches to; when
  * it goes idle, a sibling's winner: what it runs, else what it has queued;
  * with nothing on any sibling, its own queued task (a wakeup's selection,
- * which its queue wins; the oldest queued task stands for its best).
+ * which its queue wins; the oldest queued task stands for its best).  When
+ * the selecting CPU's switch to idle shows its pick (@is_idle_pick), a cookie
+ * under which it could not have gone idle did not win.
  */
-static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, int next)
+static uint64_t winner_cookie(const struct ca_kernelfi *fi, const struct ca_state *state,
+			      int core, int slot, int next, bool is_idle_pick)
 {
+	const struct ca_kfi_core *k = &fi->kcores[core];
 	const struct ca_cpu *own = &state->cpus[state->topo.siblings[core][slot]];
 
 	if (next > 0)
 		return cookie_of(state, next);
-	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
-		int pid = i == slot ? 0 : current_pid(state, state->topo.siblings[core][i]);
+	for (int pass = is_idle_pick ? 0 : 1; pass < 2; pass++) {
+		for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+			int pid = i == slot ? 0 : current_pid(state, state->topo.siblings[core][i]);
 
-		if (pid > 0)
-			return cookie_of(state, pid);
-	}
-	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
-		const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
+			if (i == k->shown_slot)
+				pid = k->shown_pid;
+			if (pid > 0 && (pass || could_idle_under(state, own, cookie_of(state, pid))))
+				return cookie_of(state, pid);
+		}
+		for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+			const struct ca_cpu *c = &state->cpus[state->topo.siblings[core][i]];
 
-		if (i != slot && c->queued_count)
-			return cookie_of(state, c->queued[0]);
+			for (int q = 0; i != slot && q < c->queued_count; q++)
+				if (pass || could_idle_under(state, own, cookie_of(state, c->queued[q])))
+					return cookie_of(state, c->queued[q]);
+		}
 	}
 	return own->queued_count ? cookie_of(state, own->queued[0]) : 0;
 }
@@ -180,13 +214,16 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 	struct ca_kfi_core *k = &fi->kcores[core];
 	struct ca_kfi_selection *sel = &k->sel;
 
-	sel->cookie = winner_cookie(state, core, slot, next);
+	sel->cookie = winner_cookie(fi, state, core, slot, next, selector && !next);
+	sel->slot = slot;
+	sel->next = next;
 	sel->count = 0;
 	sel->occupation = 0;
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 		int current = i == slot ? next : current_pid(state, cpu);
 		int runnable = state->cpus[cpu].queued_count + (i != slot && current > 0);
+		int own = i == k->shown_slot ? k->shown_pid : current;	/* its own best */
 		int pick;
 
 		if (current < 0) {		/* unknown: leave it out */
@@ -194,8 +231,8 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 			sel->is_pending[i] = false;
 			continue;
 		}
-		if (current > 0 && (i == slot || cookie_of(state, current) == sel->cookie))
-			pick = current;
+		if (own > 0 && (i == slot || cookie_of(state, own) == sel->cookie))
+			pick = own;
 		else if (i != slot && !current && is_left_idle(fi, cpu, i, selector))
 			pick = 0;
 		else
@@ -338,6 +375,31 @@ static void note_idle_state(struct ca_kernelfi *fi, const struct ca_event *ev)
 	fi->kcpus[ev->cpu].is_disturbed = false;
 }
 
+/*
+ * A sibling the selection left forced idle runs a task instead, with nothing
+ * enqueued or dequeued on the core since: the kernel's fast path, so the
+ * selection picked that task for it (its own best was a queued task, not the
+ * one it ran).  The selection made again with that pick, from its start:
+ * nothing was charged since, ticks wait while an idle pick is pending.
+ */
+static bool select_again(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			 int slot, int next)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	struct ca_kfi_selection old = k->sel;
+
+	if (old.slot == slot || old.slot < 0)
+		return false;
+	k->shown_slot = slot;
+	k->shown_pid = next;
+	select_core(fi, state, core, old.slot, old.next, old.start, NULL);
+	k->shown_slot = -1;
+	if (k->sel.pick[slot] == next)
+		return true;
+	k->sel = old;
+	return false;
+}
+
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 		      const struct ca_event *ev)
 {
@@ -355,6 +417,9 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		k->task_seq++;		/* prev dequeued before the pick */
 	if (k->pick_seq == k->task_seq && sel->is_pending[slot] && sel->pick[slot] == next) {
 		sel->is_pending[slot] = false;	/* fast path: takes its pick */
+	} else if (k->pick_seq == k->task_seq && sel->is_pending[slot] && !sel->pick[slot] &&
+		   next > 0 && select_again(fi, state, core, slot, next)) {
+		sel->is_pending[slot] = false;	/* fast path: the pick it shows */
 	} else {
 		k->tentative_slot = -1;		/* a new selection supersedes it */
 		slow_path(fi, state, core, slot, prev, next, pick_time(kc, k, ev->ts), kc);
@@ -455,6 +520,16 @@ static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, i
 		select_tentatively(fi, state, core, ev->cpu, kc->has_pick_ts ? kc->pick_ts : ev->ts);
 }
 
+/* Whether a sibling left forced idle has not gone idle yet (select_again() may undo it). */
+static bool has_idle_pick_pending(const struct ca_state *state, const struct ca_kfi_core *k,
+				  int core)
+{
+	for (int i = 0; i < state->topo.sibling_count[core]; i++)
+		if (k->sel.is_pending[i] && !k->sel.pick[i])
+			return true;
+	return false;
+}
+
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
@@ -473,7 +548,8 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		break;
 	case CA_EV_TICK:
 		/* A tentative period is charged whole, or not at all. */
-		if (core >= 0 && fi->kcores[core].tentative_slot < 0)
+		if (core >= 0 && fi->kcores[core].tentative_slot < 0 &&
+		    !has_idle_pick_pending(state, &fi->kcores[core], core))
 			charge_period(fi, state, core, ev->ts, -1, 0);
 		break;
 	case CA_EV_WAKEUP:
@@ -509,8 +585,11 @@ int ca_kernelfi_size(struct ca_kernelfi *fi, size_t cpu_count, int core_count)
 		return -ENOMEM;
 	for (size_t cpu = 0; cpu < cpu_count; cpu++)
 		fi->kcpus[cpu].idle_state = UINT32_MAX;
-	for (int core = 0; core < core_count; core++)
+	for (int core = 0; core < core_count; core++) {
 		fi->kcores[core].tentative_slot = -1;
+		fi->kcores[core].shown_slot = -1;
+		fi->kcores[core].sel.slot = -1;
+	}
 	fi->cpu_count = cpu_count;
 	return 0;
 }

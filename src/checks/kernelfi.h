@@ -23,6 +23,8 @@ struct ca_kfi_selection {
 	uint64_t start;			/* period start while count > 0 */
 	int pick[CA_MAX_SIBLINGS];	/* per sibling slot: 0 idle, > 0 a task */
 	bool is_pending[CA_MAX_SIBLINGS];	/* the sibling has not taken its pick yet */
+	int slot;			/* the selecting CPU's slot; -1 none yet */
+	int next;			/* what it switched to */
 };
 
 /*
@@ -37,6 +39,8 @@ struct ca_kfi_core {
 	uint64_t pick_seq;		/* task_seq at the last selection */
 	uint64_t before_pick_seq;
 	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
+	int shown_slot;			/* while a selection is made again: the pick its */
+	int shown_pid;			/* sibling showed; -1 otherwise */
 };
 
 /* What is charged, to whom: the forced-idle check's per-task figures. */

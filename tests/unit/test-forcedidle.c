@@ -325,6 +325,88 @@ START_TEST(test_idle_sibling_best_stays_cookied)
 END_TEST
 
 /*
+ * A CPU that goes idle at its own selection shows which cookie could not
+ * have won: 71 (cookie 1) runs on CPU0 while CPU1, idle, has 77 (cookie 2)
+ * and 74 (cookie 0) queued; 72 (cookie 2) is woken beside 71.  At 3 ms CPU0
+ * leaves 71 runnable and goes idle.  Cookie 2 did not win (72 would have been
+ * found for CPU0), so 74 did (cookie 0): CPU0 is forced idle from 3 ms,
+ * charged to 74, which CPU1 (a stalled vCPU) shows running only at 3.5 ms,
+ * until it sleeps at 5 ms.  (Taking CPU1's oldest queued task, 77, for the
+ * winner gave CPU0 72 and no forced idle until CPU1's switch: 1.5 ms.)
+ */
+START_TEST(test_idle_selector_rules_out_its_cookies)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 1, T0, 0, "R", 77, true, 0, 2);
+	sc_switch(&t, 1, T0 + 10 * US, 77, "S", 74, true, 2, 0);
+	sc_switch(&t, 1, T0 + 20 * US, 74, "S", 0, true, 0, 0);
+	sc_switch(&t, 0, T0 + 30 * US, 0, "R", 72, true, 0, 2);
+	sc_switch(&t, 0, T0 + 40 * US, 72, "S", 71, true, 2, 1);
+	sc_wakeup(&t, 0, T0 + 1 * MS, 71, 77, 1);
+	sc_wakeup(&t, 0, T0 + 1 * MS + 10 * US, 71, 74, 1);
+	sc_wakeup(&t, 0, T0 + 1 * MS + 20 * US, 71, 72, 0);
+	sc_switch(&t, 0, T0 + 3 * MS, 71, "R", 0, true, 1, 0);
+	sc_switch(&t, 1, T0 + 3 * MS + 500 * US, 0, "R", 74, true, 0, 0);
+	sc_switch(&t, 1, T0 + 5 * MS, 74, "S", 0, true, 0, 0);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 74);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
+	task = fi_task_of(&audit, 71);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
+ * A sibling the selection would leave forced idle runs a task instead, with
+ * nothing enqueued or dequeued since: the kernel's fast path took the pick
+ * the selection made for it.  72 (cookie 2) runs on CPU1 with 71 (cookie 0)
+ * queued behind it; CPU0 is idle.  74 (cookie 0) and 75 (cookie 2) are woken
+ * on CPU0, which selects at 1.1 ms and runs 74: cookie 0 won, and CPU1, its
+ * task 72 incompatible, would be idle unless its best was 71.  It switches to
+ * 71 at 1.2 ms: it was, and nobody was forced idle from 1.1 ms.  (Read as a
+ * new selection at 1.2 ms, 74 was charged the 100 us between.)  72 is charged
+ * CPU0's forced idle from 74's wakeup to CPU0's selection (75's wakeup did
+ * not select: the task CPU0 switches to was woken before it).
+ */
+START_TEST(test_sibling_shows_its_pick)
+{
+	struct trace_text t = { 0 };
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+	const struct ca_fi_task *task;
+
+	sc_switch(&t, 0, T0, 0, "R", 75, true, 0, 2);
+	sc_switch(&t, 0, T0 + 10 * US, 75, "S", 74, true, 2, 0);
+	sc_switch(&t, 0, T0 + 20 * US, 74, "S", 0, true, 0, 0);
+	sc_switch(&t, 1, T0 + 30 * US, 0, "R", 71, true, 0, 0);
+	sc_switch(&t, 1, T0 + 40 * US, 71, "R", 72, true, 0, 2);
+	sc_wakeup(&t, 1, T0 + 1 * MS, 72, 74, 0);
+	sc_wakeup(&t, 1, T0 + 1 * MS + 10 * US, 72, 75, 0);
+	sc_switch(&t, 0, T0 + 1 * MS + 100 * US, 0, "R", 74, true, 0, 0);
+	sc_switch(&t, 1, T0 + 1 * MS + 200 * US, 72, "R", 71, true, 2, 0);
+	sc_switch(&t, 0, T0 + 3 * MS, 74, "S", 75, true, 0, 2);
+	test_options(&opts, "0,1");
+	audit_text(&audit, &t, &opts);
+	task = fi_task_of(&audit, 74);
+	ck_assert(!task || task->kernel_ns == 0);
+	task = fi_task_of(&audit, 72);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_eq(task->kernel_ns, 100 * US);
+	ca_audit_free(&audit);
+	trace_free(&t);
+}
+END_TEST
+
+/*
  * An idle CPU in an idle state selects once it shows it: 67 (cookie 2) is
  * woken on CPU1, in idle state 1, at 1 ms, but CPU1 (a stalled vCPU) leaves
  * that state only at 4 ms, kicks CPU0 at 4 ms + 20 us and runs 67; 68 (cookie
@@ -426,6 +508,8 @@ Suite *forcedidle_suite(void)
 	tcase_add_test(tc, test_idle_sibling_keeps_cookie_zero_pick);
 	tcase_add_test(tc, test_idle_with_cookied_task_queued_selects);
 	tcase_add_test(tc, test_idle_sibling_best_stays_cookied);
+	tcase_add_test(tc, test_idle_selector_rules_out_its_cookies);
+	tcase_add_test(tc, test_sibling_shows_its_pick);
 	tcase_add_test(tc, test_idle_cpu_selects_when_it_shows_it);
 	tcase_add_test(tc, test_unkicked_idle_sibling_stays_idle);
 	suite_add_tcase(s, tc);
