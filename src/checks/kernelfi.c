@@ -13,8 +13,9 @@
  * winner is charged while the kicked sibling still runs.  A charge is the
  * period x count / occupation (when either is above 1), added to each
  * sibling's pick, or its current task once it took it, idle skipped.  Ticks
- * charge what is open so far; a CPU whose last queued task migrates away
- * while forced idle reschedules (sched_core_dequeue).
+ * charge what is open so far (not while a sibling left forced idle still runs
+ * its task: its switch may show another pick); a CPU whose last queued task
+ * migrates away while forced idle reschedules (sched_core_dequeue).
  *
  * From a trace, a slow path is a sched_switch that does not follow a pending
  * pick, and it happened at its pick: the __schedule IPI that kicks a sibling
@@ -29,8 +30,10 @@
  * with a cookie (a compatible one it would have kept): until its queue
  * changes (its tasks do not run, so their order holds), later selections of
  * cookie 0 leave it idle too, whatever cookie-0 tasks wait behind that one.
- * A CPU that goes idle at its own selection rules out the cookies of its
- * queued tasks as the winner's (one would have been found for it).  A sibling
+ * A CPU that goes idle at its own selection rules out as the winner's cookie
+ * any cookie of a task queued there (one would have been found for it), and
+ * cookie 0 when all its queued tasks have cookie 0 (its best would have run).
+ * A sibling
  * the selection left forced idle that runs a task instead, nothing enqueued
  * or dequeued since, took the pick the selection made for it (the fast
  * path): its best was that task, and the selection is made again with it.
@@ -132,7 +135,8 @@ static int queued_of_cookie(const struct ca_state *state, int cpu, uint64_t cook
 /*
  * Whether a CPU that went idle at its own selection could have seen @cookie
  * win: a task of a cookie it has queued would have been found for it
- * (sched_core_find()); with cookie 0 its own best must have had a cookie.
+ * (sched_core_find()); with cookie 0 its own best must have had a cookie (or
+ * one the trace does not know).
  */
 static bool could_idle_under(const struct ca_state *state, const struct ca_cpu *own,
 			     uint64_t cookie)
@@ -140,11 +144,15 @@ static bool could_idle_under(const struct ca_state *state, const struct ca_cpu *
 	bool has_cookied = false;
 
 	for (int q = 0; q < own->queued_count; q++) {
-		uint64_t c = cookie_of(state, own->queued[q]);
+		const struct ca_task *task = ca_tasks_lookup(&state->tasks, own->queued[q]);
 
-		if (cookie && c == cookie)
+		if (!task || !task->is_cookie_known) {
+			has_cookied = true;	/* it may have one: rules nothing out */
+			continue;
+		}
+		if (cookie && task->cookie == cookie)
 			return false;
-		has_cookied |= c != 0;
+		has_cookied |= task->cookie != 0;
 	}
 	return cookie || has_cookied || !own->queued_count;
 }
@@ -157,10 +165,9 @@ static bool could_idle_under(const struct ca_state *state, const struct ca_cpu *
  * the selecting CPU's switch to idle shows its pick (@is_idle_pick), a cookie
  * under which it could not have gone idle did not win.
  */
-static uint64_t winner_cookie(const struct ca_kernelfi *fi, const struct ca_state *state,
-			      int core, int slot, int next, bool is_idle_pick)
+static uint64_t winner_cookie(const struct ca_state *state, int core, int slot, int next,
+			      bool is_idle_pick)
 {
-	const struct ca_kfi_core *k = &fi->kcores[core];
 	const struct ca_cpu *own = &state->cpus[state->topo.siblings[core][slot]];
 
 	if (next > 0)
@@ -169,8 +176,6 @@ static uint64_t winner_cookie(const struct ca_kernelfi *fi, const struct ca_stat
 		for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 			int pid = i == slot ? 0 : current_pid(state, state->topo.siblings[core][i]);
 
-			if (i == k->shown_slot)
-				pid = k->shown_pid;
 			if (pid > 0 && (pass || could_idle_under(state, own, cookie_of(state, pid))))
 				return cookie_of(state, pid);
 		}
@@ -214,7 +219,7 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 	struct ca_kfi_core *k = &fi->kcores[core];
 	struct ca_kfi_selection *sel = &k->sel;
 
-	sel->cookie = winner_cookie(fi, state, core, slot, next, selector && !next);
+	sel->cookie = winner_cookie(state, core, slot, next, selector && !next);
 	sel->slot = slot;
 	sel->next = next;
 	sel->count = 0;
@@ -223,7 +228,6 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 		int cpu = state->topo.siblings[core][i];
 		int current = i == slot ? next : current_pid(state, cpu);
 		int runnable = state->cpus[cpu].queued_count + (i != slot && current > 0);
-		int own = i == k->shown_slot ? k->shown_pid : current;	/* its own best */
 		int pick;
 
 		if (current < 0) {		/* unknown: leave it out */
@@ -231,8 +235,8 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 			sel->is_pending[i] = false;
 			continue;
 		}
-		if (own > 0 && (i == slot || cookie_of(state, own) == sel->cookie))
-			pick = own;
+		if (current > 0 && (i == slot || cookie_of(state, current) == sel->cookie))
+			pick = current;
 		else if (i != slot && !current && is_left_idle(fi, cpu, i, selector))
 			pick = 0;
 		else
@@ -378,26 +382,29 @@ static void note_idle_state(struct ca_kernelfi *fi, const struct ca_event *ev)
 /*
  * A sibling the selection left forced idle runs a task instead, with nothing
  * enqueued or dequeued on the core since: the kernel's fast path, so the
- * selection picked that task for it (its own best was a queued task, not the
- * one it ran).  The selection made again with that pick, from its start:
- * nothing was charged since, ticks wait while an idle pick is pending.
+ * selection picked that task (@next) for it: its best was @next, queued, not
+ * the task it ran.  Every non-idle pick has the core's cookie, so @next's
+ * cookie won: the selection stands with that pick from its start, when the
+ * other siblings' picks agree (nothing was charged since: ticks wait while
+ * an idle pick is pending).
  */
 static bool select_again(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 			 int slot, int next)
 {
-	struct ca_kfi_core *k = &fi->kcores[core];
-	struct ca_kfi_selection old = k->sel;
+	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
+	uint64_t cookie = cookie_of(state, next);
 
-	if (old.slot == slot || old.slot < 0)
+	if (sel->slot == slot || sel->slot < 0 || !sel->count)
 		return false;
-	k->shown_slot = slot;
-	k->shown_pid = next;
-	select_core(fi, state, core, old.slot, old.next, old.start, NULL);
-	k->shown_slot = -1;
-	if (k->sel.pick[slot] == next)
-		return true;
-	k->sel = old;
-	return false;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++)
+		if (i != slot && sel->pick[i] > 0 && cookie_of(state, sel->pick[i]) != cookie)
+			return false;
+	sel->cookie = cookie;
+	sel->pick[slot] = next;
+	sel->count--;
+	sel->occupation++;
+	fi->kcores[core].tentative_slot = -1;
+	return true;
 }
 
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
@@ -427,7 +434,7 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 	kc->has_pick_ts = false;
 	kc->owes_pick = false;
 	kc->idle_state = UINT32_MAX;	/* a switch is never inside an idle state */
-	kc->is_best_cookied = next == 0 && sel->cookie == 0 && state->cpus[ev->cpu].queued_count > 0;
+	kc->is_best_cookied = next == 0 && sel->cookie == 0 && own_pick_has_cookie(state, ev->cpu, 0);
 }
 
 /*
@@ -520,12 +527,18 @@ static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, i
 		select_tentatively(fi, state, core, ev->cpu, kc->has_pick_ts ? kc->pick_ts : ev->ts);
 }
 
-/* Whether a sibling left forced idle has not gone idle yet (select_again() may undo it). */
+/*
+ * Whether a sibling left forced idle still runs its task, with nothing
+ * enqueued since (select_again() may yet undo the forced idle).
+ */
 static bool has_idle_pick_pending(const struct ca_state *state, const struct ca_kfi_core *k,
 				  int core)
 {
+	if (k->pick_seq != k->task_seq)
+		return false;		/* its switch takes the slow path now */
 	for (int i = 0; i < state->topo.sibling_count[core]; i++)
-		if (k->sel.is_pending[i] && !k->sel.pick[i])
+		if (k->sel.is_pending[i] && !k->sel.pick[i] &&
+		    current_pid(state, state->topo.siblings[core][i]) > 0)
 			return true;
 	return false;
 }
@@ -587,7 +600,6 @@ int ca_kernelfi_size(struct ca_kernelfi *fi, size_t cpu_count, int core_count)
 		fi->kcpus[cpu].idle_state = UINT32_MAX;
 	for (int core = 0; core < core_count; core++) {
 		fi->kcores[core].tentative_slot = -1;
-		fi->kcores[core].shown_slot = -1;
 		fi->kcores[core].sel.slot = -1;
 	}
 	fi->cpu_count = cpu_count;

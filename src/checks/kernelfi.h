@@ -39,8 +39,6 @@ struct ca_kfi_core {
 	uint64_t pick_seq;		/* task_seq at the last selection */
 	uint64_t before_pick_seq;
 	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
-	int shown_slot;			/* while a selection is made again: the pick its */
-	int shown_pid;			/* sibling showed; -1 otherwise */
 };
 
 /* What is charged, to whom: the forced-idle check's per-task figures. */

@@ -372,8 +372,9 @@ END_TEST
  * queued behind it; CPU0 is idle.  74 (cookie 0) and 75 (cookie 2) are woken
  * on CPU0, which selects at 1.1 ms and runs 74: cookie 0 won, and CPU1, its
  * task 72 incompatible, would be idle unless its best was 71.  It switches to
- * 71 at 1.2 ms: it was, and nobody was forced idle from 1.1 ms.  (Read as a
- * new selection at 1.2 ms, 74 was charged the 100 us between.)  72 is charged
+ * 71 at 1.2 ms: it was, and nobody was forced idle from 1.1 ms; the tick at
+ * 1.15 ms charges nothing, CPU1's pick still open.  (Read as a new selection
+ * at 1.2 ms, 74 was charged the 100 us between; charged at the tick, 50 us.)  72 is charged
  * CPU0's forced idle from 74's wakeup to CPU0's selection (75's wakeup did
  * not select: the task CPU0 switches to was woken before it).
  */
@@ -392,6 +393,7 @@ START_TEST(test_sibling_shows_its_pick)
 	sc_wakeup(&t, 1, T0 + 1 * MS, 72, 74, 0);
 	sc_wakeup(&t, 1, T0 + 1 * MS + 10 * US, 72, 75, 0);
 	sc_switch(&t, 0, T0 + 1 * MS + 100 * US, 0, "R", 74, true, 0, 0);
+	sc_tick(&t, 0, T0 + 1 * MS + 150 * US, 74);
 	sc_switch(&t, 1, T0 + 1 * MS + 200 * US, 72, "R", 71, true, 2, 0);
 	sc_switch(&t, 0, T0 + 3 * MS, 74, "S", 75, true, 0, 2);
 	test_options(&opts, "0,1");
