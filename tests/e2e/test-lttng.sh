@@ -29,12 +29,17 @@ trace_audit() {	# trace_audit NAME ARGS...: babeltrace2 text in $tap_tmp/NAME.tx
 	lttng enable-channel --userspace --blocking-timeout=inf --subbuf-size=1M \
 		coreaudit-test > /dev/null &&
 	lttng enable-event --userspace --channel=coreaudit-test 'coreaudit:*' > /dev/null &&
+	lttng add-context --userspace --channel=coreaudit-test --type=vpid > /dev/null &&
 	lttng start > /dev/null
+	# The session takes every process's coreaudit events (another coreaudit
+	# on the machine, a test beside this one): only this audit's are counted.
 	LTTNG_UST_ALLOW_BLOCKING=1 LTTNG_UST_REGISTER_TIMEOUT=-1 "$coreaudit" audit "$@" \
-		> /dev/null 2>&1
+		> /dev/null 2>&1 &
+	local pid=$!
+	wait "$pid"
 	lttng stop > /dev/null
 	lttng destroy "$session" > /dev/null
-	babeltrace2 "$tap_tmp/$name" > "$tap_tmp/$name.txt" 2>&1
+	babeltrace2 "$tap_tmp/$name" 2>&1 | grep -E "vpid = $pid[^0-9]" > "$tap_tmp/$name.txt"
 }
 
 trace_audit cookies "$top_srcdir/examples/coresched-cookies.dat"
