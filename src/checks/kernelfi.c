@@ -221,7 +221,6 @@ static void select_core(struct ca_kernelfi *fi, const struct ca_state *state, in
 
 	sel->cookie = winner_cookie(state, core, slot, next, selector && !next);
 	sel->slot = slot;
-	sel->next = next;
 	sel->count = 0;
 	sel->occupation = 0;
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {

@@ -24,7 +24,6 @@ struct ca_kfi_selection {
 	int pick[CA_MAX_SIBLINGS];	/* per sibling slot: 0 idle, > 0 a task */
 	bool is_pending[CA_MAX_SIBLINGS];	/* the sibling has not taken its pick yet */
 	int slot;			/* the selecting CPU's slot; -1 none yet */
-	int next;			/* what it switched to */
 };
 
 /*
