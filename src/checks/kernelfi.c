@@ -33,10 +33,9 @@
  * A CPU that goes idle at its own selection rules out as the winner's cookie
  * any cookie of a task queued there (one would have been found for it), and
  * cookie 0 when all its queued tasks have cookie 0 (its best would have run).
- * A sibling
- * the selection left forced idle that runs a task instead, nothing enqueued
- * or dequeued since, took the pick the selection made for it (the fast
- * path): its best was that task, and the selection is made again with it.
+ * A sibling the selection left forced idle that runs a task instead, nothing
+ * enqueued or dequeued since, took the pick the selection made for it (the
+ * fast path): its best was that task, and the selection holds it from then.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from

@@ -175,6 +175,26 @@ START_TEST(test_starvation_stretches)
 END_TEST
 
 /*
+ * What the kernel-terms model charged each of @count tasks (@pids) on the
+ * core of CPUs 0 and 1, into @ns: 0 for a task it never charged.  Frees @t.
+ */
+static void kernel_charges(struct trace_text *t, const int *pids, uint64_t *ns, int count)
+{
+	struct ca_audit_options opts;
+	struct ca_audit audit;
+
+	test_options(&opts, "0,1");
+	audit_text(&audit, t, &opts);
+	for (int i = 0; i < count; i++) {
+		const struct ca_fi_task *task = fi_task_of(&audit, pids[i]);
+
+		ns[i] = task ? task->kernel_ns : 0;
+	}
+	ca_audit_free(&audit);
+	trace_free(t);
+}
+
+/*
  * The pick behind a switch happened at its __schedule IPI: 200 (cookie 2)
  * runs while 100 waits on idle CPU0 (forced idle from its wakeup at 1 ms);
  * CPU1 picks at 5 ms (the IPI that kicks CPU0 to run 100) but its switch
@@ -194,9 +214,7 @@ static const struct {
 START_TEST(test_pick_time_from_schedule_ipi)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 2);
 	sc_wakeup(&t, 0, T0 + 1 * MS, 0, 100, 0);
@@ -206,15 +224,9 @@ START_TEST(test_pick_time_from_schedule_ipi)
 		sc_tick(&t, 1, T0 + 5 * MS + 100 * US, 200);
 	sc_switch(&t, 1, T0 + 5 * MS + 800 * US, 200, "S", 0, true, 2, 0);
 	sc_switch(&t, 0, T0 + 6 * MS, 0, "R", 100, true, 0, 1);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 200);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, pick_time_rows[_i].charged_200);
-	task = fi_task_of(&audit, 100);
-	ck_assert(!task || task->kernel_ns == 0);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 200, 100 }, ns, 2);
+	ck_assert_uint_eq(ns[0], pick_time_rows[_i].charged_200);	/* 200 */
+	ck_assert_uint_eq(ns[1], 0);	/* 100 */
 }
 END_TEST
 
@@ -227,9 +239,7 @@ END_TEST
 START_TEST(test_idle_sibling_keeps_cookie_zero_pick)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 1);
 	sc_wakeup(&t, 1, T0 + 1 * MS, 0, 300, 1);
@@ -237,16 +247,9 @@ START_TEST(test_idle_sibling_keeps_cookie_zero_pick)
 	sc_switch(&t, 1, T0 + 3 * MS + 50 * US, 0, "R", 300, true, 0, 0);
 	sc_switch(&t, 1, T0 + 5 * MS, 300, "S", 0, true, 0, 0);
 	sc_switch(&t, 0, T0 + 5 * MS + 20 * US, 0, "R", 100, true, 0, 1);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 100);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	task = fi_task_of(&audit, 300);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 100, 300 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 2 * MS);	/* 100 */
+	ck_assert_uint_eq(ns[1], 2 * MS);	/* 300 */
 }
 END_TEST
 
@@ -261,9 +264,7 @@ END_TEST
 START_TEST(test_idle_with_cookied_task_queued_selects)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 0, T0, 0, "R", 71, true, 0, 1);
 	sc_switch(&t, 0, T0 + 100 * US, 71, "S", 72, true, 1, 0);
@@ -272,15 +273,9 @@ START_TEST(test_idle_with_cookied_task_queued_selects)
 	sc_switch(&t, 0, T0 + 2 * MS, 72, "S", 0, true, 0, 0);
 	sc_switch(&t, 1, T0 + 3 * MS, 73, "S", 0, true, 0, 0);
 	sc_switch(&t, 0, T0 + 3 * MS + 20 * US, 0, "R", 71, true, 0, 1);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 73);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 1 * MS);
-	task = fi_task_of(&audit, 71);
-	ck_assert(!task || task->kernel_ns == 0);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 73, 71 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 1 * MS);	/* 73 */
+	ck_assert_uint_eq(ns[1], 0);	/* 71 */
 }
 END_TEST
 
@@ -299,9 +294,7 @@ END_TEST
 START_TEST(test_idle_sibling_best_stays_cookied)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 0, T0, 0, "R", 100, true, 0, 1);
 	sc_switch(&t, 0, T0 + 100 * US, 100, "S", 301, true, 1, 0);
@@ -311,16 +304,9 @@ START_TEST(test_idle_sibling_best_stays_cookied)
 	sc_switch(&t, 1, T0 + 2 * MS, 300, "S", 302, true, 0, 0);
 	sc_switch(&t, 1, T0 + 4 * MS, 302, "S", 0, true, 0, 0);
 	sc_switch(&t, 0, T0 + 4 * MS + 20 * US, 0, "R", 100, true, 0, 1);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 300);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 950 * US);
-	task = fi_task_of(&audit, 302);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 300, 302 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 950 * US);	/* 300 */
+	ck_assert_uint_eq(ns[1], 2 * MS);	/* 302 */
 }
 END_TEST
 
@@ -337,9 +323,7 @@ END_TEST
 START_TEST(test_idle_selector_rules_out_its_cookies)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 1, T0, 0, "R", 77, true, 0, 2);
 	sc_switch(&t, 1, T0 + 10 * US, 77, "S", 74, true, 2, 0);
@@ -352,16 +336,9 @@ START_TEST(test_idle_selector_rules_out_its_cookies)
 	sc_switch(&t, 0, T0 + 3 * MS, 71, "R", 0, true, 1, 0);
 	sc_switch(&t, 1, T0 + 3 * MS + 500 * US, 0, "R", 74, true, 0, 0);
 	sc_switch(&t, 1, T0 + 5 * MS, 74, "S", 0, true, 0, 0);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 74);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	task = fi_task_of(&audit, 71);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 74, 71 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 2 * MS);	/* 74 */
+	ck_assert_uint_eq(ns[1], 2 * MS);	/* 71 */
 }
 END_TEST
 
@@ -381,9 +358,7 @@ END_TEST
 START_TEST(test_sibling_shows_its_pick)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 0, T0, 0, "R", 75, true, 0, 2);
 	sc_switch(&t, 0, T0 + 10 * US, 75, "S", 74, true, 2, 0);
@@ -396,15 +371,9 @@ START_TEST(test_sibling_shows_its_pick)
 	sc_tick(&t, 0, T0 + 1 * MS + 150 * US, 74);
 	sc_switch(&t, 1, T0 + 1 * MS + 200 * US, 72, "R", 71, true, 2, 0);
 	sc_switch(&t, 0, T0 + 3 * MS, 74, "S", 75, true, 0, 2);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 74);
-	ck_assert(!task || task->kernel_ns == 0);
-	task = fi_task_of(&audit, 72);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 100 * US);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 74, 72 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 0);	/* 74 */
+	ck_assert_uint_eq(ns[1], 100 * US);	/* 72 */
 }
 END_TEST
 
@@ -420,9 +389,7 @@ END_TEST
 START_TEST(test_idle_cpu_selects_when_it_shows_it)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[2];
 
 	sc_switch(&t, 1, T0 - 3 * MS, 0, "R", 67, true, 0, 2);
 	sc_switch(&t, 1, T0 - 2500 * US, 67, "S", 0, true, 2, 0);
@@ -440,15 +407,9 @@ START_TEST(test_idle_cpu_selects_when_it_shows_it)
 	sc_switch(&t, 0, T0 + 4200 * US, 68, "R", 0, true, 0, 0);
 	sc_switch(&t, 1, T0 + 6 * MS, 67, "S", 0, true, 2, 0);
 	sc_switch(&t, 0, T0 + 6 * MS + 20 * US, 0, "R", 68, true, 0, 0);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 67);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 6 * MS - (4 * MS + 20 * US));
-	task = fi_task_of(&audit, 68);
-	ck_assert(!task || task->kernel_ns == 0);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 67, 68 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 6 * MS - (4 * MS + 20 * US));	/* 67 */
+	ck_assert_uint_eq(ns[1], 0);	/* 68 */
 }
 END_TEST
 
@@ -464,9 +425,7 @@ END_TEST
 START_TEST(test_unkicked_idle_sibling_stays_idle)
 {
 	struct trace_text t = { 0 };
-	struct ca_audit_options opts;
-	struct ca_audit audit;
-	const struct ca_fi_task *task;
+	uint64_t ns[1];
 
 	sc_switch(&t, 0, T0, 0, "R", 71, true, 0, 1);
 	sc_switch(&t, 0, T0 + 100 * US, 71, "S", 74, true, 1, 0);
@@ -486,13 +445,8 @@ START_TEST(test_unkicked_idle_sibling_stays_idle)
 	sc_switch(&t, 1, T0 + 4 * MS, 73, "S", 72, true, 0, 0);
 	sc_ipi(&t, 1, T0 + 6 * MS, 72, 0);
 	sc_switch(&t, 1, T0 + 6 * MS + 10 * US, 72, "S", 0, true, 0, 0);
-	test_options(&opts, "0,1");
-	audit_text(&audit, &t, &opts);
-	task = fi_task_of(&audit, 72);
-	ck_assert_ptr_nonnull(task);
-	ck_assert_uint_eq(task->kernel_ns, 2 * MS);
-	ca_audit_free(&audit);
-	trace_free(&t);
+	kernel_charges(&t, (const int[]){ 72 }, ns, 1);
+	ck_assert_uint_eq(ns[0], 2 * MS);	/* 72 */
 }
 END_TEST
 
