@@ -11,8 +11,10 @@
 # the other copies' on the merge heap: the worst case for it.  A tiled trace
 # holds N times the input's events; the 1-copy audit is dominated by the
 # start (libtracecmd's headers and kallsyms), so the table also gives the
-# rate net of the 2-CPU run's time.  coreaudit runs on one thread (-J 1) and
-# on two (-J 2).  Past 256 copies the bare loop and trace-cmd report run once
+# rate net of the 2-CPU run's time, and a last row tiles the input in time
+# instead (--layout time, TIME_COPIES copies, default 256: the 512-CPU row's
+# events on 2 CPUs), the rate at 2 CPUs measured directly.  coreaudit runs
+# on one thread (-J 1) and on two (-J 2).  Past 256 copies the bare loop and trace-cmd report run once
 # (minutes each); REPORT_MAX_COPIES (default 512) bounds the copies
 # trace-cmd report is timed on.
 set -euo pipefail
@@ -46,12 +48,14 @@ printf "%6s %6s %10s  %-34s %-15s %-22s %-22s\n" CPUs copies events \
 	"coreaudit -J 1 s, events/s, net, RSS" "-J 2 s, gain" \
 	"readloop s, events/s" "report s, events/s"
 base_seconds=""
-for copies in 1 8 32 128 256 512; do
-	out="$work/t.dat"
-	python3 "$top/tests/tools/tile.py" --layout split --topology "$topology" "$input" "$copies" \
-		"$out" > /dev/null
-	spec=$(python3 "$top/tests/tools/tile.py" --layout split --topology "$topology" \
+# row LAYOUT COPIES: one line of the table, of the input tiled COPIES times
+row() {
+	local layout=$1 copies=$2 out="$work/t.dat" spec events cpus round cs cm ls c2 rs
+	python3 "$top/tests/tools/tile.py" --layout "$layout" --topology "$topology" "$input" \
+		"$copies" "$out" > /dev/null
+	spec=$(python3 "$top/tests/tools/tile.py" --layout "$layout" --topology "$topology" \
 		--print-topology "$input" "$copies" "$work/x.dat")
+	cpus=$(python3 -c "import json; print(json.load(open('$work/t.tiling.json'))['output_cpus'])")
 	events=$("$work/readloop" "$out" | cut -d' ' -f1)
 	: > "$work/c"; : > "$work/c2"; : > "$work/l"; : > "$work/r"
 	for round in $(seq "$rounds"); do
@@ -66,14 +70,20 @@ for copies in 1 8 32 128 256 512; do
 	c2=$(median "$work/c2" 1)
 	rs=$([ -s "$work/r" ] && median "$work/r" 1 || echo "")
 	[ -n "$base_seconds" ] || base_seconds=$cs
-	awk -v n="$events" -v cs="$cs" -v c2="$c2" -v cm="$cm" -v ls="$ls" -v rs="$rs" -v b="$base_seconds" \
-		-v cpus=$((2 * copies)) -v k="$copies" 'BEGIN {
+	awk -v n="$events" -v cs="$cs" -v c2="$c2" -v cm="$cm" -v ls="$ls" -v rs="$rs" \
+		-v b="$base_seconds" -v cpus="$cpus" -v k="$copies" -v layout="$layout" 'BEGIN {
 		net = cs > b ? sprintf("%.2fM", n * (1 - 1 / k) / (cs - b) / 1e6) : "-";
 		printf "%6d %6d %10d  %6.2f %6.2fM %6s %6.0f MB  %6.2f %5.2fx  %6.2f %6.2fM", cpus, k,
 		       n, cs, n / cs / 1e6, net, cm / 1024, c2, cs / c2, ls, n / ls / 1e6;
 		if (rs != "") printf "        %6.2f %6.2fM", rs, n / rs / 1e6;
-		printf "\n" }'
+		printf "%s\n", layout == "time" ? "   (copies in time)" : "" }'
 	rm -f "$out"
+}
+for copies in 1 8 32 128 256 512; do
+	row split "$copies"
 done
+# The same events as the 512-CPU row on the input's own CPUs, one copy after
+# another: the rate at 2 CPUs on a trace long enough to measure it.
+row time "${TIME_COPIES:-256}"
 echo "net: events beyond the 2-CPU trace's over the time beyond its audit's"
 echo "machine: $(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"

@@ -16,10 +16,10 @@
  * Other events (damage, report text) cross over decoded.  Not for the live
  * source, whose drains call back into the audit between reads.
  *
- * On many CPUs the merge of their streams is most of the reading (a binary
- * heap's sift per event, bench/RESULTS.md).  A trace.dat that coreaudit's own
- * reader reads (pages, zstd chunks: its own code, read with pread(), no
- * library to guard) is then cut into parts by CPU (ca_source_parts_cut()):
+ * On many CPUs the merge of their streams is much of the reading (a pass up
+ * a tournament tree per event, bench/RESULTS.md).  A trace.dat that
+ * coreaudit's own reader reads (pages, zstd chunks: its own code, read with
+ * pread(), no library to guard) is then cut into parts by CPU (ca_source_parts_cut()):
  * this thread and more reader threads each merge a part into a lane (a ring
  * of batches), and the worker merges the lanes by (timestamp, CPU, part),
  * the order of the one merge of all CPUs, before it decodes.  What came
@@ -148,7 +148,7 @@ static int consume_batch(struct handoff *h, struct batch *b)
 
 /*
  * The order of the merge of all CPUs: what came first, then (timestamp, CPU),
- * then the part (the heap's tie-break is the place in the CPU table, and
+ * then the part (the merge's tie-break is the place in the CPU table, and
  * parts are runs of it: one CPU number twice, in two parts, still has an order).
  */
 static bool is_before(const struct item *a, const struct item *b)

@@ -25,7 +25,7 @@
 #include "sources/decode.h"
 #include "sources/livefit.h"
 #include "sources/readers.h"
-#include "util/heap.h"
+#include "util/tourney.h"
 
 #define INSTANCE_PREFIX "coreaudit-"
 /* The kernel's own cookie at every switch (6.10+ with BTF; coreaudit-record(1)). */
@@ -297,32 +297,32 @@ static int emit_next(struct live *live, int cpu, ca_event_fn fn, void *ctx)
 }
 
 /*
- * Emit, in time order, every event read so far up to @watermark: a heap of
+ * Emit, in time order, every event read so far up to @watermark: a merge of
  * the CPUs' next events (the lowest CPU on a tie), O(log CPUs) an event.
  */
 static int merge(struct live *live, uint64_t watermark, ca_event_fn fn, void *ctx)
 {
-	struct ca_heap heap;
-	struct ca_heap_item top;
+	struct ca_tourney queue;
+	struct ca_tourney_item top;
 	int ret = 0;
 
-	ca_heap_init(&heap);
+	ca_tourney_init(&queue);
 	for (int cpu = 0; cpu < live->cpu_count && !ret; cpu++) {
 		peek(&live->cpus[cpu]);
 		if (live->cpus[cpu].event)
-			ret = ca_heap_push(&heap, live->cpus[cpu].ts, cpu);
+			ret = ca_tourney_push(&queue, live->cpus[cpu].ts, cpu);
 	}
-	while (!ret && ca_heap_top(&heap, &top) && top.key <= watermark) {
+	while (!ret && ca_tourney_top(&queue, &top) && top.key <= watermark) {
 		struct live_cpu *c = &live->cpus[top.id];
 
 		ret = emit_next(live, top.id, fn, ctx);
 		peek(c);
 		if (c->event)
-			ca_heap_replace_top(&heap, c->ts);
+			ca_tourney_replace_top(&queue, c->ts);
 		else
-			ca_heap_pop(&heap);
+			ca_tourney_pop(&queue);
 	}
-	ca_heap_free(&heap);
+	ca_tourney_free(&queue);
 	return ret;
 }
 

@@ -26,7 +26,7 @@
 #include "sources/probe.h"
 #include "sources/pages.h"
 #include "sources/zchunks.h"
-#include "util/heap.h"
+#include "util/tourney.h"
 
 /* Exported by libtracecmd 1.3 but not declared in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -272,41 +272,41 @@ static int report_early_ends(struct emit_ctx *emit, int cpus, unsigned long long
 }
 
 /*
- * @cpu's next record into @heap (by its time; the lowest CPU on a tie), or
- * its end noted.  @is_top: @cpu is the heap's top, to be replaced or removed.
+ * @cpu's next record into @queue (by its time; the lowest CPU on a tie), or
+ * its end noted.  @is_top: @cpu is the queue's top, to be replaced or removed.
  */
-static int queue_cpu(struct emit_ctx *emit, struct ca_heap *heap, int cpu, bool is_top)
+static int queue_cpu(struct emit_ctx *emit, struct ca_tourney *queue, int cpu, bool is_top)
 {
 	struct tep_record *rec;
 
 	if (emit->rcpus[cpu].is_done) {	/* damage ended it (hop): libtracecmd reads no further */
 		if (is_top)
-			ca_heap_pop(heap);
+			ca_tourney_pop(queue);
 		return 0;
 	}
 	rec = tracecmd_peek_data(emit->td->handle, cpu);
 	if (rec && is_top) {
-		ca_heap_replace_top(heap, rec->ts);
+		ca_tourney_replace_top(queue, rec->ts);
 		return 0;
 	}
 	if (is_top)
-		ca_heap_pop(heap);
-	return rec ? ca_heap_push(heap, rec->ts, cpu) : end_cpu(emit, &emit->rcpus[cpu]);
+		ca_tourney_pop(queue);
+	return rec ? ca_tourney_push(queue, rec->ts, cpu) : end_cpu(emit, &emit->rcpus[cpu]);
 }
 
-/* One libtracecmd record per event, merged by a heap: O(log CPUs) an event. */
+/* One libtracecmd record per event, merged by a tournament tree: O(log CPUs) an event. */
 static int read_merged(struct emit_ctx *emit, int cpus)
 {
 	struct tracecmd_input *handle = emit->td->handle;
-	struct ca_heap heap;
-	struct ca_heap_item top;
+	struct ca_tourney queue;
+	struct ca_tourney_item top;
 	int ret = 0;
 
-	ca_heap_init(&heap);
+	ca_tourney_init(&queue);
 	for (int cpu = 0; !ret && cpu < cpus; cpu++)
 		if (!emit->rcpus[cpu].is_done)
-			ret = queue_cpu(emit, &heap, cpu, false);
-	while (!ret && ca_heap_top(&heap, &top)) {
+			ret = queue_cpu(emit, &queue, cpu, false);
+	while (!ret && ca_tourney_top(&queue, &top)) {
 		struct tep_record *rec;
 
 		ret = report_early_ends(emit, cpus, top.key);
@@ -314,9 +314,9 @@ static int read_merged(struct emit_ctx *emit, int cpus)
 		ret = rec ? take_record(emit, &emit->rcpus[top.id], rec) : ret;
 		tracecmd_free_record(rec);
 		if (!ret)
-			ret = queue_cpu(emit, &heap, (int)top.id, true);
+			ret = queue_cpu(emit, &queue, (int)top.id, true);
 	}
-	ca_heap_free(&heap);
+	ca_tourney_free(&queue);
 	for (int cpu = 0; !ret && cpu < cpus; cpu++)
 		if (emit->rcpus[cpu].has_damage)
 			ret = report_damage(emit, &emit->rcpus[cpu], emit->last_ts, true);

@@ -36,7 +36,7 @@
 
 #include "sources/zchunks.h"
 #include "util/grow.h"
-#include "util/heap.h"
+#include "util/tourney.h"
 
 #define MAX_SECTION (256u << 20)	/* a header section, options: kilobytes to megabytes */
 #define MAX_HEADERS (1u << 30)		/* version 6 headers, kallsyms included */
@@ -1050,21 +1050,21 @@ int ca_zchunks_open(struct ca_zchunks **out, const char *path, const struct ca_l
  * libtracecmd merges): ids are indexes of z->cpus, which ca_zchunks_open()
  * keeps in CPU order.
  */
-static int heap_of_events(struct ca_zchunks *z, struct ca_heap *heap)
+static int queue_of_events(struct ca_zchunks *z, struct ca_tourney *queue)
 {
 	int ret = 0;
 
 	for (int i = 0; !ret && i < z->cpu_count; i++)
 		if (z->cpus[i].has_event)
-			ret = ca_heap_push(heap, z->cpus[i].event.ts, i);
+			ret = ca_tourney_push(queue, z->cpus[i].event.ts, i);
 	return ret;
 }
 
-static struct zcpu *earliest(struct ca_zchunks *z, const struct ca_heap *heap)
+static struct zcpu *earliest(struct ca_zchunks *z, struct ca_tourney *queue)
 {
-	struct ca_heap_item top;
+	struct ca_tourney_item top;
 
-	return ca_heap_top(heap, &top) ? &z->cpus[top.id] : NULL;
+	return ca_tourney_top(queue, &top) ? &z->cpus[top.id] : NULL;
 }
 
 static int report_damage(struct zcpu *c, const struct ca_read_fns *fns, uint64_t ts,
@@ -1135,13 +1135,13 @@ int ca_zchunks_start(struct ca_zchunks *z, const struct ca_read_fns *fns)
 int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns)
 {
 	unsigned long long last_ts = 0;
-	struct ca_heap heap;
+	struct ca_tourney queue;
 	struct zcpu *c;
 	int ret;
 
-	ca_heap_init(&heap);
-	ret = heap_of_events(z, &heap);
-	while (!ret && (c = earliest(z, &heap))) {
+	ca_tourney_init(&queue);
+	ret = queue_of_events(z, &queue);
+	while (!ret && (c = earliest(z, &queue))) {
 		if (c->has_damage)
 			ret = report_damage(c, fns, c->event.ts, false);
 		if (!ret)
@@ -1151,13 +1151,13 @@ int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns)
 		if (!ret)
 			ret = advance(z, c);
 		if (!ret && c->has_event)
-			ca_heap_replace_top(&heap, c->event.ts);
+			ca_tourney_replace_top(&queue, c->event.ts);
 		else if (!ret)
-			ca_heap_pop(&heap);
+			ca_tourney_pop(&queue);
 		if (!ret && !c->has_event && c->has_damage)
 			ret = report_damage(c, fns, c->last_ts, true);
 	}
-	ca_heap_free(&heap);
+	ca_tourney_free(&queue);
 	return ret ? ret : report_stream_ends(z, fns, last_ts);
 }
 

@@ -250,6 +250,25 @@ tool_check "lost-x16-packed: trace-cmd report shows the 7 lost events on each co
 	grep -o 'CPU:[0-9]* \[7 EVENTS DROPPED\]' | tr '\n' ' ')" = \
 	"$(for j in $(seq 0 15); do printf 'CPU:%d [7 EVENTS DROPPED] ' $((2 * j + 1)); done)"
 
+# In time (bench/cpus.sh's 2-CPU row): 3 copies one after another on the
+# input's 2 CPUs, pids kept; every event of copy j at its input time + j x the
+# step, on its input CPU (trace-cmd report of both, compared line by line).
+tiling cookies-x3-time "$traces/d-cookies.dat" 3 time &&
+tool_check "cookies-x3-time: copy j's events are the input's, later by j x time_step_ns" \
+	python3 -c '
+import json, re, subprocess, sys
+line = re.compile(r"^\s*(.*?)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(.*)$")
+def events(path):
+	out = subprocess.run(["trace-cmd", "report", "-i", path], capture_output=True, text=True).stdout
+	return [(int(m.group(3)) * 10**9 + int(m.group(4).ljust(9, "0")), m.group(2), m.group(1), m.group(5))
+		for m in map(line.match, out.splitlines()) if m]
+tiling = json.load(open(sys.argv[3]))
+step, one = tiling["time_step_ns"], events(sys.argv[1])
+want = [(ts + j * step,) + tuple(rest) for j in range(3) for ts, *rest in one]
+sys.exit(not (step > one[-1][0] - one[0][0] and tiling["output_cpus"] == 2 and
+	      sorted(events(sys.argv[2])) == sorted(want)))' \
+	"$traces/d-cookies.dat" "$tap_tmp/cookies-x3-time.dat" "$tap_tmp/cookies-x3-time.tiling.json"
+
 # 128 and 512 CPUs (SMT2 and SMT4): per copy, exactly the input's findings.
 # Scale, not new code: the sanitizer pass has the 512-CPU cpumask tiling above
 # and leaves these to the plain pass (CI time, README).

@@ -11,12 +11,20 @@ Copy j (0..N-1) of input CPU k becomes output CPU map_j(k):
   --layout sparse   j*(C+G) + k (--gap G, default 2): the G numbers after
                     each copy are possible-but-absent CPUs, declared in the
                     file with empty per-CPU data sections
+  --layout time     k: the copies run one after another on the input's own
+                    CPUs, copy j's timestamps later by j*P (P: the input's
+                    span rounded up to a millisecond, plus one), pids kept: a
+                    long trace of a small machine with the events of a big
+                    one, for benchmarks (what runs at a join is not what ran
+                    at the end of the copy before, so findings there differ)
 Every pid p > 0 becomes p + j*SHIFT (--pid-shift, default: the smallest power
-of ten above the input's largest pid; pid 0, the idle task, stays 0).
-Timestamps are kept: the copies run in parallel on separate cores.
+of ten above the input's largest pid; pid 0, the idle task, stays 0; the time
+layout keeps every pid).
+Timestamps are kept (but with --layout time): the copies run in parallel on
+separate cores.
 
 Options:
-  --layout packed|split|sparse  (packed)
+  --layout packed|split|sparse|time  (packed)
   --gap G                 absent CPUs after each copy in the sparse layout (2)
   --pid-shift S           pid offset between copies
   --topology SPEC         the input's cores ("0,1", "0-3", "0,2 1,3"); else
@@ -294,7 +302,10 @@ class Tiling:
     def __init__(self, cores, cpus, copies, layout, gap):
         self.cores, self.C, self.N, self.layout = cores, cpus, copies, layout
         C, N = cpus, copies
-        if layout == "packed":
+        self.period = 0                         # the time layout's shift per copy
+        if layout == "time":
+            self.base, self.step, self.out_cpus = list(range(C)), 0, C
+        elif layout == "packed":
             self.base, self.step, self.out_cpus = list(range(C)), C, N * C
         elif layout == "sparse":
             self.base, self.step, self.out_cpus = list(range(C)), C + gap, N * (C + gap)
@@ -315,7 +326,18 @@ class Tiling:
         return self.base[k] + j * self.step
 
     def tiled_cores(self):
+        if self.layout == "time":
+            return [list(core) for core in self.cores]
         return [[self.cpu(j, k) for k in core] for j in range(self.N) for core in self.cores]
+
+    def owners(self, cpu):
+        """The (copy, input CPU) pairs whose data make up output CPU @cpu, in order."""
+        if self.layout == "time":
+            return [(j, cpu) for j in range(self.N)] if cpu < self.C else []
+        return [self.owner[cpu]] if cpu in self.owner else []
+
+    def own(self):
+        self.owner = {self.cpu(j, k): (j, k) for j in range(self.N) for k in range(self.C)}
 
 
 # ---------------------------------------------------------------- rewriting --
@@ -526,6 +548,8 @@ class Stream:
                 cap = room - (lsize if lost is not None else 0)
             running = page_ts
             for kind, before, after, header, payload in records(data, commit, page_ts):
+                if rw.t.period and kind == "raw" and header[0] & 31 == TYPE_TIME_STAMP:
+                    die("--layout time: the input has absolute timestamps in its pages")
                 base = len(out) + do
                 if kind == "data":
                     self.events += 1
@@ -549,6 +573,8 @@ class Stream:
                 running = after
         if cur is not None and (cur or cur_flags):
             self.flush(out, cur, cur_ts, cur_flags, cur_lost, ps, do, cfmt)
+        if rw.t.period:                         # each page's timestamp, later per copy
+            sites.extend((at, "Q", rw.t.period) for at in range(0, len(out), ps))
         self.template = out
         self.patches = patches
         delta = bytearray(len(out))
@@ -625,13 +651,23 @@ def find_topology_marker(trace):
     return None
 
 
+def time_period(trace):
+    """The shift between copies of the time layout: the input's span, from its
+    first page to its last record, rounded up to a millisecond, plus one."""
+    first, last = None, 0
+    for cpu in range(trace.cpus):
+        for ts, commit, data in trace.pages(cpu):
+            first = ts if first is None else min(first, ts)
+            for _, _, after, _, _ in records(data, commit, ts):
+                last = max(last, after)
+    if first is None:
+        die("--layout time: the input has no events")
+    return (-(-(last - first) // 1000000) + 1) * 1000000
+
+
 def write_tiled(trace, tiling, streams, shift, path):
     b = trace.b
-    C, N = tiling.C, tiling.N
-    owner = {}                                  # output CPU -> (copy, input CPU)
-    for j in range(N):
-        for k in range(C):
-            owner[tiling.cpu(j, k)] = (j, k)
+    N = tiling.N
     cmdlines = []
     for j in range(N):
         for line in trace.cmdlines.splitlines():
@@ -656,8 +692,9 @@ def write_tiled(trace, tiling, streams, shift, path):
             continue
         options.append((option, body))
     for cpu in range(tiling.out_cpus):
-        if cpu in owner and owner[cpu][1] in stats:
-            options.append((OPTION_CPUSTAT, b"CPU: %d\n" % cpu + stats[owner[cpu][1]]))
+        owners = tiling.owners(cpu)
+        if owners and owners[0][1] in stats:
+            options.append((OPTION_CPUSTAT, b"CPU: %d\n" % cpu + stats[owners[0][1]]))
     options.append((OPTION_CPUCOUNT, struct.pack("<I", tiling.out_cpus)))
     head = bytearray(b[:trace.head_end])
     head += struct.pack("<Q", len(cmdlines)) + cmdlines
@@ -672,15 +709,14 @@ def write_tiled(trace, tiling, streams, shift, path):
     ps = trace.page_size
     at = len(head) + (-len(head) % ps)
     for cpu in range(tiling.out_cpus):
-        size = len(streams[owner[cpu][1]].template) if cpu in owner else 0
+        size = sum(len(streams[k].template) for _, k in tiling.owners(cpu))
         struct.pack_into("<QQ", head, table_at + 16 * cpu, at, size)
         at += size
     with open(path, "wb") as f:
         f.write(head)
         f.write(bytes(-len(head) % ps))
         for cpu in range(tiling.out_cpus):
-            if cpu in owner:
-                j, k = owner[cpu]
+            for j, k in tiling.owners(cpu):
                 f.write(streams[k].copy(j))
         total = f.tell()
     return total
@@ -694,7 +730,7 @@ def main(argv=None):
     ap.add_argument("input", help=argparse.SUPPRESS)
     ap.add_argument("copies", type=int, help=argparse.SUPPRESS)
     ap.add_argument("output", help=argparse.SUPPRESS)
-    ap.add_argument("--layout", choices=("packed", "split", "sparse"), default="packed",
+    ap.add_argument("--layout", choices=("packed", "split", "sparse", "time"), default="packed",
                     help=argparse.SUPPRESS)
     ap.add_argument("--gap", type=int, default=2, help=argparse.SUPPRESS)
     ap.add_argument("--pid-shift", type=int, help=argparse.SUPPRESS)
@@ -746,9 +782,15 @@ def main(argv=None):
         die("the topology %s does not name each of the input's %d CPUs once"
             % (format_spec(cores), C))
     tiling = Tiling(cores, C, args.copies, args.layout, args.gap)
+    tiling.own()
+    if args.layout == "time":
+        tiling.period = time_period(trace)
     top = max_pid(trace)
-    shift = args.pid_shift or 10 ** len(str(top))
-    if shift <= top:
+    if args.layout == "time":
+        shift = 0                               # the same tasks, running on
+    else:
+        shift = args.pid_shift or 10 ** len(str(top))
+    if args.layout != "time" and shift <= top:
         die("--pid-shift %d is not above the input's largest pid %d" % (shift, top))
     if (args.copies - 1) * shift + top >= PID_MAX_LIMIT:
         if args.pid_shift:
@@ -772,7 +814,7 @@ def main(argv=None):
         for cpu in sorted(by_cpu):
             f.write("%d %s\n" % (cpu, by_cpu[cpu]))
     tasks = args.tasks or (stem + ".tasks" if os.path.exists(stem + ".tasks") else None)
-    if tasks:
+    if tasks and args.layout != "time":         # no per-copy figures: the tasks run on
         with open(tasks) as f:
             lines = f.read().splitlines()
         with open(out_stem + ".tasks", "w") as f:
@@ -786,7 +828,8 @@ def main(argv=None):
     info = {"input": os.path.abspath(args.input), "copies": args.copies, "input_cpus": C,
             "layout": args.layout, "gap": args.gap if args.layout == "sparse" else 0,
             "pid_shift": shift, "output_cpus": tiling.out_cpus, "cpu_base": tiling.base,
-            "cpu_step": tiling.step, "input_cores": cores, "topology": spec,
+            "cpu_step": tiling.step, "time_step_ns": tiling.period,
+            "input_cores": cores, "topology": spec,
             "input_events": events, "output_events": events * args.copies,
             "output_bytes": size}
     with open(out_stem + ".tiling.json", "w") as f:

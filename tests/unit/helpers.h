@@ -54,7 +54,7 @@ Suite *rules_suite(void);
 Suite *stats_suite(void);
 Suite *coverage_suite(void);
 Suite *json_suite(void);
-Suite *heap_suite(void);
+Suite *tourney_suite(void);
 Suite *automata_suite(void);
 Suite *livefit_suite(void);
 Suite *corun_suite(void);

@@ -26,7 +26,7 @@ int main(void)
 	srunner_add_suite(runner, stats_suite());
 	srunner_add_suite(runner, coverage_suite());
 	srunner_add_suite(runner, json_suite());
-	srunner_add_suite(runner, heap_suite());
+	srunner_add_suite(runner, tourney_suite());
 	srunner_add_suite(runner, automata_suite());
 	srunner_add_suite(runner, livefit_suite());
 	srunner_add_suite(runner, corun_suite());
