@@ -36,6 +36,9 @@
  * A sibling the selection left forced idle that runs a task instead, nothing
  * enqueued or dequeued since, took the pick the selection made for it (the
  * fast path): its best was that task, and the selection holds it from then.
+ * The core's clock is its leader's (the first sibling): a pick from idle on
+ * the leader that a wakeup asked for reads the clock of the last update, not
+ * the pick's time, where the trace's softirq events show those updates.
  * A wakeup on an idle CPU selects too, but no switch shows it when a sibling
  * wins: that selection is tentative until the woken task's own switch on
  * that CPU shows it won (the selection it replaced then stands again, from
@@ -49,6 +52,8 @@
 
 #include "state/state.h"
 #include "checks/kernelfi.h"
+
+#define CA_SCHED_SOFTIRQ 7	/* SCHED_SOFTIRQ, include/linux/interrupt.h */
 
 _Static_assert(CA_MAX_SIBLINGS <= 8, "struct ca_kfi_cpu's kicked holds a bit per sibling slot");
 
@@ -291,6 +296,8 @@ static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		sel->pick[slot] = next;
 		return;
 	}
+	if (slot)		/* a sibling's selection updates the leader's clock */
+		fi->kcpus[state->topo.siblings[core][0]].clock_ts = now;
 	select_core(fi, state, core, slot, next, now, selector);
 }
 
@@ -312,6 +319,66 @@ static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core 
 			  uint64_t switch_ts)
 {
 	return kc->has_pick_ts && kc->pick_ts > k->sel.start ? kc->pick_ts : switch_ts;
+}
+
+/*
+ * The core's clock at a pick at @pick_ts by the CPU in @slot: the core's
+ * clock is its leader's (rq->core, the first sibling: the lowest CPU, the
+ * first of the core to come online), which the leader's own
+ * __schedule does not update when a wakeup onto it asked to skip that
+ * (wakeup_preempt() on an idle leader: RQCF_REQ_SKIP): then it reads the
+ * clock of the last update (the wakeup, or a tick or a sibling's selection
+ * since).  A sibling's pick updates the leader's clock first.
+ */
+static uint64_t core_clock(const struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			   int slot, uint64_t pick_ts)
+{
+	const struct ca_kfi_cpu *leader = &fi->kcpus[state->topo.siblings[core][0]];
+
+	if (slot == 0 && leader->is_clock_kept && leader->clock_ts <= pick_ts)
+		return leader->clock_ts;
+	return pick_ts;
+}
+
+/*
+ * An enqueue onto the idle @target (a wakeup or a migration, at @ev) updates
+ * its clock and has wakeup_preempt() ask its __schedule to keep it.  The
+ * SCHED softirq updates it again (sched_balance_update_blocked_averages()),
+ * and the tick raises that softirq whenever a balance is due, often on an
+ * idle CPU: in a trace without softirq events a kept clock cannot be told
+ * from one updated since, and the pick's own time stands (with its lag behind
+ * the pick, the same at both ends of a period; the kept clock at one end only
+ * made the reference traces' figures worse: README, Accuracy).
+ */
+static void note_enqueue_clock(struct ca_kernelfi *fi, const struct ca_state *state, int target,
+			       uint64_t now)
+{
+	struct ca_kfi_cpu *kc = &fi->kcpus[target];
+
+	kc->clock_ts = now;
+	if (state->cpus[target].run == CA_CPU_IDLE && fi->has_softirq_events)
+		kc->is_clock_kept = true;
+}
+
+/* The events that update a CPU's rq clock, and the enqueues that keep it. */
+static void note_clock(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+		       const struct ca_event *ev)
+{
+	int target = ev->kind == CA_EV_WAKEUP ? ev->wakeup.target_cpu :
+		     ev->kind == CA_EV_MIGRATE ? ev->migrate.dest_cpu : -1;
+
+	if (target >= 0 && (size_t)target < fi->cpu_count)
+		note_enqueue_clock(fi, state, target, ev->ts);
+	if (ev->kind == CA_EV_KERNEL && ev->kernel.what == CA_KERNEL_SOFTIRQ) {
+		fi->has_softirq_events = true;
+		if (ev->kernel.number == CA_SCHED_SOFTIRQ && !ev->kernel.is_entry)
+			fi->kcpus[ev->cpu].clock_ts = ev->ts;
+	}
+	if (ev->kind != CA_EV_TICK || core < 0)
+		return;
+	fi->kcpus[ev->cpu].clock_ts = ev->ts;
+	if (fi->kcores[core].sel.count)		/* __sched_core_tick() updates the core's */
+		fi->kcpus[state->topo.siblings[core][0]].clock_ts = ev->ts;
 }
 
 /* A __schedule IPI from @ev's CPU: its pick, and the sibling it kicks. */
@@ -427,8 +494,10 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		sel->is_pending[slot] = false;	/* fast path: the pick it shows */
 	} else {
 		k->tentative_slot = -1;		/* a new selection supersedes it */
-		slow_path(fi, state, core, slot, prev, next, pick_time(kc, k, ev->ts), kc);
+		slow_path(fi, state, core, slot, prev, next,
+			  core_clock(fi, state, core, slot, pick_time(kc, k, ev->ts)), kc);
 	}
+	kc->is_clock_kept = false;	/* __schedule updated it, or used what it kept */
 	kc->has_pick_ts = false;
 	kc->owes_pick = false;
 	kc->idle_state = UINT32_MAX;	/* a switch is never inside an idle state */
@@ -522,7 +591,9 @@ static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, i
 		return;
 	kc->owes_pick = false;
 	if (state->cpus[ev->cpu].run == CA_CPU_IDLE)
-		select_tentatively(fi, state, core, ev->cpu, kc->has_pick_ts ? kc->pick_ts : ev->ts);
+		select_tentatively(fi, state, core, ev->cpu,
+				   core_clock(fi, state, core, slot_of(state, core, ev->cpu),
+					      kc->has_pick_ts ? kc->pick_ts : ev->ts));
 }
 
 /*
@@ -549,6 +620,7 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 	if (ev->cpu >= 0 && (size_t)ev->cpu < fi->cpu_count) {
 		note_pick(fi, state, ev);
 		note_idle_state(fi, ev);
+		note_clock(fi, state, core, ev);
 		if (core >= 0)
 			on_owed_pick(fi, state, core, ev);
 	}

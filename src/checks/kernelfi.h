@@ -59,6 +59,8 @@ struct ca_kfi_cpu {
 	bool owes_pick;			/* idle, enqueued to, not yet shown scheduling */
 	bool is_disturbed;		/* an IPI or a wakeup reached it in its idle state */
 	bool is_best_cookied;		/* left idle beside cookie 0, tasks queued: its best has a cookie */
+	uint64_t clock_ts;		/* its rq clock's last update the trace shows */
+	bool is_clock_kept;		/* its next __schedule keeps that clock (RQCF_REQ_SKIP) */
 };
 
 struct ca_kernelfi {
@@ -66,6 +68,7 @@ struct ca_kernelfi {
 	struct ca_kfi_cpu *kcpus;	/* [cpu_count] */
 	size_t cpu_count;
 	bool has_idle_events;		/* power:cpu_idle seen: idle CPUs show their schedules */
+	bool has_softirq_events;	/* irq:softirq_* seen: the SCHED softirq's clock updates show */
 	ca_kernelfi_charge_fn charge;
 	void *charge_ctx;
 };

@@ -231,6 +231,50 @@ START_TEST(test_pick_time_from_schedule_ipi)
 END_TEST
 
 /*
+ * The core's clock is its leader's (CPU0), and a wakeup onto the idle leader
+ * asks its __schedule to keep the clock of the wakeup (RQCF_REQ_SKIP):
+ * 200 (cookie 2) runs on CPU1; 100 (cookie 1), asleep since before, wakes on
+ * idle CPU0 at 1 ms and
+ * wins the core at CPU0's pick at 1.2 ms (its IPI kicks CPU1, which leaves
+ * 200 runnable); the forced-idle period starts at the clock that pick read,
+ * the wakeup's, and 100 is charged to its sleep at 3 ms: 2 ms.  A SCHED
+ * softirq on CPU0 in between (sched_balance_update_blocked_averages()
+ * updates the clock) starts it there (1.9 ms); in a trace without softirq
+ * events the pick's own time stands (1.8 ms).
+ */
+static const struct {
+	bool has_softirqs, has_sched_softirq;
+	uint64_t charged_100;
+} kept_clock_rows[] = {
+	{ true, false, 2 * MS },
+	{ true, true, 1900 * US },
+	{ false, false, 1800 * US },
+};
+
+START_TEST(test_leader_pick_reads_kept_clock)
+{
+	struct trace_text t = { 0 };
+	uint64_t ns[2];
+
+	sc_switch(&t, 0, T0 - 1 * MS, 100, "S", 0, true, 1, 0);
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 2);
+	if (kept_clock_rows[_i].has_softirqs)
+		sc_kernel(&t, 1, T0 + 100 * US, 200, "softirq_exit", 3);
+	sc_wakeup(&t, 1, T0 + 1 * MS, 200, 100, 0);
+	if (kept_clock_rows[_i].has_sched_softirq)
+		sc_kernel(&t, 0, T0 + 1100 * US, 0, "softirq_exit", 7);
+	sc_ipi(&t, 0, T0 + 1200 * US, 0, 1);
+	sc_switch(&t, 0, T0 + 1210 * US, 0, "R", 100, true, 0, 1);
+	sc_switch(&t, 1, T0 + 1250 * US, 200, "R", 0, true, 2, 0);
+	sc_switch(&t, 0, T0 + 3 * MS, 100, "S", 0, true, 1, 0);
+	sc_switch(&t, 1, T0 + 3050 * US, 0, "R", 200, true, 0, 2);
+	kernel_charges(&t, (const int[]){ 100, 200 }, ns, 2);
+	ck_assert_uint_eq(ns[0], kept_clock_rows[_i].charged_100);	/* 100 */
+	ck_assert_uint_eq(ns[1], 0);	/* 200 */
+}
+END_TEST
+
+/*
  * An idle sibling keeps its own pick when it is compatible, cookie 0 too:
  * 100 (cookie 1) runs while 300 (cookie 0) waits on idle CPU1; at 3 ms CPU0
  * leaves 100 runnable and goes idle, so 300 won the core (cookie 0) and is
@@ -459,6 +503,8 @@ Suite *forcedidle_suite(void)
 	tcase_add_test(tc, test_thresholds_fail);
 	tcase_add_test(tc, test_limits_without_wakeups);
 	tcase_add_test(tc, test_starvation_stretches);
+	tcase_add_loop_test(tc, test_leader_pick_reads_kept_clock, 0,
+			    sizeof(kept_clock_rows) / sizeof(kept_clock_rows[0]));
 	tcase_add_loop_test(tc, test_pick_time_from_schedule_ipi, 0,
 			    sizeof(pick_time_rows) / sizeof(pick_time_rows[0]));
 	tcase_add_test(tc, test_idle_sibling_keeps_cookie_zero_pick);
