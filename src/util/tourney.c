@@ -11,7 +11,7 @@
  * match is played without a branch (which side wins is a coin toss in a
  * merge of many CPUs).  On 512 CPUs the binary heap it replaced spent a
  * fifth of an audit in its sift, a chain of dependent loads and mispredicted
- * branches; this, a twentieth (bench/RESULTS.md).
+ * branches; this, under a tenth (bench/RESULTS.md).
  */
 #include <errno.h>
 #include <stdlib.h>
