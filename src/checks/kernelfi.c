@@ -67,6 +67,15 @@ static uint64_t cookie_of(const struct ca_state *state, int pid)
 	return task && task->is_cookie_known ? task->cookie : 0;
 }
 
+/*
+ * The core's leader (rq->core), whose clock is the core's: the first
+ * sibling, the lowest CPU, the first of the core to come online.
+ */
+static int leader_cpu(const struct ca_state *state, int core)
+{
+	return state->topo.siblings[core][0];
+}
+
 static int slot_of(const struct ca_state *state, int core, int cpu)
 {
 	for (int i = 0; i < state->topo.sibling_count[core]; i++)
@@ -297,7 +306,7 @@ static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		return;
 	}
 	if (slot)		/* a sibling's selection updates the leader's clock */
-		fi->kcpus[state->topo.siblings[core][0]].clock_ts = now;
+		fi->kcpus[leader_cpu(state, core)].clock_ts = now;
 	select_core(fi, state, core, slot, next, now, selector);
 }
 
@@ -323,17 +332,15 @@ static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core 
 
 /*
  * The core's clock at a pick at @pick_ts by the CPU in @slot: the core's
- * clock is its leader's (rq->core, the first sibling: the lowest CPU, the
- * first of the core to come online), which the leader's own
- * __schedule does not update when a wakeup onto it asked to skip that
- * (wakeup_preempt() on an idle leader: RQCF_REQ_SKIP): then it reads the
- * clock of the last update (the wakeup, or a tick or a sibling's selection
+ * clock is its leader's (slot 0), which the leader's own __schedule does not
+ * update when a wakeup onto it asked to skip that (wakeup_preempt() on an
+ * idle leader: RQCF_REQ_SKIP): then it reads the clock of the last update (the wakeup, or a tick or a sibling's selection
  * since).  A sibling's pick updates the leader's clock first.
  */
 static uint64_t core_clock(const struct ca_kernelfi *fi, const struct ca_state *state, int core,
 			   int slot, uint64_t pick_ts)
 {
-	const struct ca_kfi_cpu *leader = &fi->kcpus[state->topo.siblings[core][0]];
+	const struct ca_kfi_cpu *leader = &fi->kcpus[leader_cpu(state, core)];
 
 	if (slot == 0 && leader->is_clock_kept && leader->clock_ts <= pick_ts)
 		return leader->clock_ts;
@@ -378,7 +385,7 @@ static void note_clock(struct ca_kernelfi *fi, const struct ca_state *state, int
 		return;
 	fi->kcpus[ev->cpu].clock_ts = ev->ts;
 	if (fi->kcores[core].sel.count)		/* __sched_core_tick() updates the core's */
-		fi->kcpus[state->topo.siblings[core][0]].clock_ts = ev->ts;
+		fi->kcpus[leader_cpu(state, core)].clock_ts = ev->ts;
 }
 
 /* A __schedule IPI from @ev's CPU: its pick, and the sibling it kicks. */

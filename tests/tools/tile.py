@@ -321,6 +321,8 @@ class Tiling:
             else:
                 self.base, self.step = [k * N for k in range(C)], 1
             self.out_cpus = N * C
+        # output CPU -> (copy, input CPU); the time layout's CPUs hold every copy
+        self.owner = {self.cpu(j, k): (j, k) for j in range(N) for k in range(C)}
 
     def cpu(self, j, k):
         return self.base[k] + j * self.step
@@ -336,8 +338,6 @@ class Tiling:
             return [(j, cpu) for j in range(self.N)] if cpu < self.C else []
         return [self.owner[cpu]] if cpu in self.owner else []
 
-    def own(self):
-        self.owner = {self.cpu(j, k): (j, k) for j in range(self.N) for k in range(self.C)}
 
 
 # ---------------------------------------------------------------- rewriting --
@@ -782,7 +782,6 @@ def main(argv=None):
         die("the topology %s does not name each of the input's %d CPUs once"
             % (format_spec(cores), C))
     tiling = Tiling(cores, C, args.copies, args.layout, args.gap)
-    tiling.own()
     if args.layout == "time":
         tiling.period = time_period(trace)
     top = max_pid(trace)
