@@ -39,8 +39,16 @@
 #include "sources/readers.h"
 #include "util/event.h"
 
-#define BATCH_ITEMS 1024
-#define BATCH_BYTES (BATCH_ITEMS * 96)	/* records average well under 96 bytes */
+/*
+ * A lane's batches start small, so the worker starts early, and double with
+ * every batch handed over up to the most: each hand-over costs lock round
+ * trips and, when a side waits, a wake-up (a futex call, on a VM an IPI),
+ * and a long trace crosses in 16384-record batches at 4% of the wall time of
+ * 1024-record ones (bench/RESULTS.md, session 21).
+ */
+#define BATCH_ITEMS_FIRST 1024
+#define BATCH_ITEMS_MOST 16384
+#define ITEM_BYTES 96		/* records average well under 96 bytes */
 #define BATCHES 8
 #define ALIGN 8
 #define CACHE_LINE 64
@@ -57,11 +65,12 @@ struct item {
 };
 
 struct batch {
-	struct item items[BATCH_ITEMS];
+	struct item *items;
+	size_t item_room;
 	size_t count;
 	unsigned char *bytes;
 	size_t used;
-	size_t room;		/* grows for a record larger than BATCH_BYTES */
+	size_t room;		/* grows with the batch limit, and for a larger record */
 };
 
 struct handoff;
@@ -76,6 +85,7 @@ struct lane {
 	struct handoff *h;
 	struct batch *batches;		/* [BATCHES] */
 	size_t tail;			/* the one being filled */
+	size_t limit;			/* of items in a batch, from BATCH_ITEMS_FIRST up */
 	bool is_prologue;		/* items taken now are marked is_first */
 	int index;			/* the part it reads */
 	pthread_t reader;		/* lanes 1..: a thread of their own */
@@ -306,23 +316,46 @@ static int pass_batch(struct lane *lane)
 	return consume_batch(h, &lane->batches[lane->tail]);
 }
 
-/* Room for @size bytes in the batch being filled: a full one passed on first. */
+/* The batch being filled, @b, made to hold the lane's limit of items and @size bytes. */
+static int fit_batch(const struct lane *lane, struct batch *b, size_t size)
+{
+	size_t room = lane->limit * ITEM_BYTES > size ? lane->limit * ITEM_BYTES : size;
+
+	if (b->item_room < lane->limit) {
+		struct item *items = realloc(b->items, lane->limit * sizeof(*items));
+
+		if (!items)
+			return -ENOMEM;
+		b->items = items;
+		b->item_room = lane->limit;
+	}
+	if (b->room < room) {
+		unsigned char *bytes = realloc(b->bytes, room);
+
+		if (!bytes)
+			return -ENOMEM;
+		b->bytes = bytes;
+		b->room = room;
+	}
+	return 0;
+}
+
+/*
+ * Room for @size bytes in the batch being filled: a full one passed on first
+ * (and the next ones allowed twice as many items, up to the most).
+ */
 static int make_room(struct lane *lane, size_t size, struct batch **out)
 {
 	struct batch *b = &lane->batches[lane->tail];
 	int ret = 0;
 
-	if (b->count == BATCH_ITEMS || (b->count && b->used + size > b->room))
+	if (b->count == lane->limit || (b->count && b->used + size > b->room)) {
 		ret = pass_batch(lane);
-	b = &lane->batches[lane->tail];
-	if (!ret && size > b->room) {
-		unsigned char *bytes = realloc(b->bytes, size);
-
-		if (!bytes)
-			return -ENOMEM;
-		b->bytes = bytes;
-		b->room = size;
+		if (lane->limit < BATCH_ITEMS_MOST)
+			lane->limit *= 2;
 	}
+	b = &lane->batches[lane->tail];
+	ret = ret ? ret : fit_batch(lane, b, size);
 	*out = b;
 	return ret;
 }
@@ -442,8 +475,10 @@ static void *read_part(void *data)
 
 static void free_lane(struct lane *lane)
 {
-	for (int i = 0; lane->batches && i < BATCHES; i++)
+	for (int i = 0; lane->batches && i < BATCHES; i++) {
+		free(lane->batches[i].items);
 		free(lane->batches[i].bytes);
+	}
 	free(lane->batches);
 	pthread_cond_destroy(&lane->has_room);
 }
@@ -455,14 +490,9 @@ static int new_lane(struct handoff *h, int index)
 	lane->h = h;
 	lane->index = index;
 	pthread_cond_init(&lane->has_room, NULL);
+	lane->limit = BATCH_ITEMS_FIRST;
 	lane->batches = calloc(BATCHES, sizeof(*lane->batches));
-	for (int i = 0; lane->batches && i < BATCHES; i++) {
-		lane->batches[i].bytes = malloc(BATCH_BYTES);
-		lane->batches[i].room = BATCH_BYTES;
-		if (!lane->batches[i].bytes)
-			return -ENOMEM;
-	}
-	return lane->batches ? 0 : -ENOMEM;
+	return lane->batches ? fit_batch(lane, &lane->batches[0], 0) : -ENOMEM;
 }
 
 static void free_handoff(struct handoff *h)
