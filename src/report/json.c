@@ -15,6 +15,7 @@
 #include "coreaudit/report.h"
 #include "observed.h"
 #include "report/common.h"
+#include "report/jsonlist.h"
 
 #define SCHEMA_VERSION 2
 
@@ -356,6 +357,44 @@ static json *window(const struct ca_audit *audit, const struct ca_window *w)
 	return obj;
 }
 
+/* The listed windows, in the report's order: built one at a time as the list is printed. */
+struct listed_windows {
+	const struct ca_audit *audit;
+	const struct ca_window **sorted;
+};
+
+static json *listed_window(void *ctx, size_t index)
+{
+	const struct listed_windows *listed = ctx;
+
+	return window(listed->audit, listed->sorted[index]);
+}
+
+static void free_listed_windows(void *ctx)
+{
+	struct listed_windows *listed = ctx;
+
+	free(listed->sorted);
+	free(listed);
+}
+
+/* An empty list when out of memory, as for the sort. */
+static json *window_list(const struct ca_audit *audit)
+{
+	const struct ca_isolation *iso = &audit->pipeline->isolation;
+	struct listed_windows *listed = malloc(sizeof(*listed));
+	json *list;
+
+	if (listed)
+		*listed = (struct listed_windows){ audit, ca_report_sorted_windows(audit) };
+	if (!listed || !listed->sorted) {
+		free(listed);
+		return json_object_new_array();
+	}
+	list = ca_json_list(iso->list_count, listed_window, listed, free_listed_windows);
+	return list ? list : json_object_new_array();
+}
+
 /* Each core's co-run time counted once (checks/corun.h): {"core": ns}. */
 static json *corun_per_core(const struct ca_isolation *iso)
 {
@@ -369,17 +408,13 @@ static json *corun_per_core(const struct ca_isolation *iso)
 static json *windows(const struct ca_audit *audit)
 {
 	const struct ca_isolation *iso = &audit->pipeline->isolation;
-	const struct ca_window **sorted = ca_report_sorted_windows(audit);
 	json *obj = summary(&iso->summary_all), *by_kind = json_object_new_object();
-	json *by_cause = json_object_new_object(), *list = json_object_new_array();
+	json *by_cause = json_object_new_object();
 
 	for (int kind = 0; kind < CA_WINDOW_KIND_COUNT; kind++)
 		put(by_kind, ca_window_kind_name(kind), summary(&iso->summary[kind]));
 	for (int cause = 0; cause < CA_CAUSE_COUNT; cause++)
 		put(by_cause, ca_window_cause_name(cause), summary(&iso->cause_summary[cause]));
-	for (size_t i = 0; sorted && i < iso->list_count; i++)
-		json_object_array_add(list, window(audit, sorted[i]));
-	free(sorted);
 	put(obj, "by_kind", by_kind);
 	put(obj, "by_cause", by_cause);
 	put(obj, "undecided", summary(&iso->undecided_summary));	/* of unknown cause */
@@ -388,7 +423,7 @@ static json *windows(const struct ca_audit *audit)
 		put(obj, "corun_upper_bound", json_object_new_boolean(true));
 	put(obj, "listed", u64(iso->list_count));
 	put(obj, "not_listed", u64(iso->list_dropped));
-	put(obj, "list", list);
+	put(obj, "list", window_list(audit));
 	return obj;
 }
 

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "coreaudit/report.h"
+#include "report/jsonlist.h"
 #include "scenario.h"
 
 #define BIG_COOKIE_A 0xffff888000760d58ull	/* kernel addresses: above 2^53 */
@@ -152,6 +153,72 @@ START_TEST(test_coverage_reason_object)
 }
 END_TEST
 
+/* Item @index of the lists below: nested, escapes, and a null. */
+static struct json_object *list_item(void *ctx, size_t index)
+{
+	struct json_object *obj, *inner;
+
+	(void)ctx;
+	if (index == 1)
+		return NULL;
+	obj = json_object_new_object();
+	inner = json_object_new_array();
+	json_object_array_add(inner, json_object_new_int((int)index));
+	json_object_array_add(inner, json_object_new_object());
+	json_object_object_add(obj, "comm", json_object_new_string("a/b\n\"c\""));
+	json_object_object_add(obj, "nested", inner);
+	json_object_object_add(obj, "empty", json_object_new_array());
+	return obj;
+}
+
+static void count_free(void *ctx)
+{
+	++*(int *)ctx;
+}
+
+/* {"a": {"list": LIST}} printed with @flags; the caller frees the text. */
+static char *printed_in(struct json_object *list, int flags)
+{
+	struct json_object *root = json_object_new_object(), *a = json_object_new_object();
+	char *text;
+
+	json_object_object_add(a, "list", list);
+	json_object_object_add(root, "a", a);
+	text = strdup(json_object_to_json_string_ext(root, flags));
+	json_object_put(root);
+	return text;
+}
+
+/* A list built as it prints reads as json-c's own array of the same items, byte for byte. */
+START_TEST(test_list_prints_as_built)
+{
+	static const int flags[] = {
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+		JSON_C_TO_STRING_PLAIN, JSON_C_TO_STRING_SPACED,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_PRETTY_TAB,
+	};
+	static const size_t counts[] = { 0, 1, 3 };
+
+	for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+			struct json_object *built = json_object_new_array();
+			int freed = 0;
+			char *want, *got;
+
+			for (size_t i = 0; i < counts[c]; i++)
+				json_object_array_add(built, list_item(NULL, i));
+			want = printed_in(built, flags[f]);
+			got = printed_in(ca_json_list(counts[c], list_item, &freed, count_free),
+					 flags[f]);
+			ck_assert_str_eq(got, want);
+			ck_assert_int_eq(freed, 1);
+			free(want);
+			free(got);
+		}
+	}
+}
+END_TEST
+
 Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
@@ -160,6 +227,7 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_cookies_are_hex_strings);
 	tcase_add_test(tc, test_rule_violations_counted);
 	tcase_add_test(tc, test_coverage_reason_object);
+	tcase_add_test(tc, test_list_prints_as_built);
 	suite_add_tcase(s, tc);
 	return s;
 }
