@@ -245,7 +245,7 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 		if (ret)
 			return ret;
 	}
-	*queue_at(stream, stream->count) = *ev;
+	memcpy(queue_at(stream, stream->count), ev, ca_event_size(ev));	/* its kind's bytes */
 	stream->count++;
 	if (ev->kind == CA_EV_SWITCH && stream->expects_probe)
 		stream->waiting_on_cpu[ev->cpu] = (long)stream->position;

@@ -2,6 +2,7 @@
  * event.c - the events coreaudit reads, listed once (every reader looks
  * them up here), and small helpers around struct ca_event.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "util/event.h"
@@ -18,6 +19,29 @@ const char *ca_event_kind_name(enum ca_event_kind kind)
 		if (ca_event_descs[i].kind == kind)
 			return ca_event_descs[i].id.event;
 	return "unknown";
+}
+
+size_t ca_event_size(const struct ca_event *ev)
+{
+	size_t head = offsetof(struct ca_event, sw);
+
+	switch (ev->kind) {
+	case CA_EV_SWITCH: return head + sizeof(ev->sw);
+	case CA_EV_WAKEUP: return head + sizeof(ev->wakeup);
+	case CA_EV_MIGRATE: return head + sizeof(ev->migrate);
+	case CA_EV_FORK: return head + sizeof(ev->fork);
+	case CA_EV_EXIT:
+	case CA_EV_EXEC: return head + sizeof(ev->task);
+	case CA_EV_IDLE: return head + sizeof(ev->idle);
+	case CA_EV_PRCTL_ENTER: return head + sizeof(ev->prctl);
+	case CA_EV_PRCTL_EXIT: return head + sizeof(ev->prctl_ret);
+	case CA_EV_COOKIE: return head + sizeof(ev->cookie);
+	case CA_EV_IPI: return head + sizeof(ev->ipi);
+	case CA_EV_TICK: return head + sizeof(ev->tick);
+	case CA_EV_KERNEL: return head + sizeof(ev->kernel);
+	case CA_EV_LOST: return head + sizeof(ev->lost);
+	default: return sizeof(*ev);	/* a marker, and any kind added later: all of it */
+	}
 }
 
 void ca_copy_comm(char dst[CA_COMM_LEN], const char *src, int src_len)

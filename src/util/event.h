@@ -9,6 +9,7 @@
 #define COREAUDIT_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CA_COMM_LEN 16
@@ -192,6 +193,14 @@ extern const int ca_event_desc_count;
  * Return: its descriptor, or NULL for an event coreaudit does not read.
  */
 const struct ca_event_desc *ca_event_desc_find(const char *name);
+
+/**
+ * ca_event_size() - the bytes of @ev its kind uses: the common fields and its
+ *                   member of the union (all of it for a marker)
+ *
+ * What a copy of @ev must take; the rest of the union is another kind's.
+ */
+size_t ca_event_size(const struct ca_event *ev);
 
 /**
  * ca_event_kind_name() - short name of an event kind, for messages
