@@ -56,8 +56,8 @@ struct decoder {
  * Whether an hrtimer's function is tick_*, by its address.  A trace's hrtimers
  * run a handful of functions, and libtraceevent finds a name by a binary
  * search over every kernel symbol (4% of the decoding thread on 256 CPUs), so
- * the answers are kept, one address a slot.  Written while decoding: the
- * decoders are used on one thread at a time.
+ * the answers are kept, one address a slot.  Written while decoding: one
+ * memo a decoding thread (ca_decoders_emit_with()).
  */
 #define TICK_SLOTS 64
 struct ca_tick_memo {
@@ -581,11 +581,10 @@ static int record_pid(const struct ca_decoders *td, const struct tep_record *rec
 }
 
 /* An hrtimer expiry is the tick when its function is tick_* (kallsyms of the trace). */
-static bool is_tick_timer(const struct ca_decoders *td, const struct decoder *d,
-			  const struct tep_record *rec)
+static bool is_tick_timer(const struct ca_decoders *td, struct ca_tick_memo *memo,
+			  const struct decoder *d, const struct tep_record *rec)
 {
 	unsigned long long addr = read_unsigned(d->fields[F_FUNCTION], rec);
-	struct ca_tick_memo *memo = td->tick_memo;
 	size_t slot = (size_t)((addr >> 4 ^ addr >> 10) % TICK_SLOTS);
 	const char *name;
 
@@ -611,8 +610,37 @@ static struct tep_record *pad_record(struct tep_record *rec, int min_size,
 	return copy;
 }
 
+struct ca_tick_memo *ca_tick_memo_new(void)
+{
+	return calloc(1, sizeof(struct ca_tick_memo));
+}
+
+void ca_tick_memo_free(struct ca_tick_memo *memo)
+{
+	free(memo);
+}
+
+void ca_decoders_share(const struct ca_decoders *td)
+{
+	unsigned char zeros[64] = { 0 };
+	struct tep_record rec = { .data = zeros, .size = sizeof(zeros) };
+
+	tep_find_function(td->tep, 0);	/* builds libtraceevent's function map */
+	/* Where the common fields are, noted by libtraceevent at its first read of them. */
+	if (!td->is_native || td->type_offset < 0)
+		tep_data_type(td->tep, &rec);
+	if (!td->is_native || td->pid_offset < 0)
+		tep_data_pid(td->tep, &rec);
+}
+
 int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
 		     void *ctx)
+{
+	return ca_decoders_emit_with(td, td->tick_memo, rec, fn, ctx);
+}
+
+int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *memo,
+			  struct tep_record *rec, ca_event_fn fn, void *ctx)
 {
 	int id = record_type(td, rec);
 	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
@@ -633,7 +661,7 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 	}
 	if (d && rec->size < d->min_size)
 		rec = pad_record(rec, d->min_size, padded, &copy);
-	if (!d || (d->is_hrtimer && !is_tick_timer(td, d, rec)))
+	if (!d || (d->is_hrtimer && !is_tick_timer(td, memo, d, rec)))
 		return 0;
 	ev.ts = rec->ts;
 	ev.cpu = rec->cpu;

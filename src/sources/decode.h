@@ -41,6 +41,28 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 		     void *ctx);
 
 /**
+ * ca_decoders_emit_with() - ca_decoders_emit() with @memo for the hrtimer
+ *                           functions looked up: one memo a thread, so that
+ *                           several threads decode with the same @td (after
+ *                           ca_decoders_share())
+ * Return: as ca_decoders_emit().
+ */
+int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *memo,
+			  struct tep_record *rec, ca_event_fn fn, void *ctx);
+
+/* A memo for ca_decoders_emit_with() (NULL: out of memory), and its end. */
+struct ca_tick_memo *ca_tick_memo_new(void);
+void ca_tick_memo_free(struct ca_tick_memo *memo);
+
+/**
+ * ca_decoders_share() - what libtraceevent builds at its first function
+ *                       lookup or common-field read, built now: then @td is
+ *                       only read while decoding or checking plausibility,
+ *                       on any number of threads
+ */
+void ca_decoders_share(const struct ca_decoders *td);
+
+/**
  * ca_decoders_plausible() - false when the record at @data of @size bytes
  *                           holds what no kernel writes: a pid, priority,
  *                           task state, CPU or cookie out of any range, a comm

@@ -1,20 +1,18 @@
 /*
- * handoff.c - a source read on one thread (or several) while its events are
- * decoded and consumed on another, in the source's order (readers.h:
+ * handoff.c - a source read and decoded on one thread (or several) while its
+ * events are consumed on another, in the source's order (readers.h:
  * ca_source_read_handoff).
  *
  * The calling thread reads (libtracecmd runs where the coreaudit program's
- * fault guard is armed): pages checked and walked, CPUs merged.  A
- * trace.dat's records cross over undecoded, their bytes copied into a batch
- * (a sched_switch is about 70 bytes, its decoded event 264), and the worker
- * decodes them (ca_decoders_emit(): const decoders; the decoding's lazy
- * tables, libtraceevent's function map and decode.c's memo of tick
- * functions, written on that thread alone; the readers' page checks touch
- * neither) and
- * passes each event to the consumer (stream, state, checks), one at a time,
- * in order.  So the findings are those of one thread, event for event.
- * Other events (damage, report text) cross over decoded.  Not for the live
- * source, whose drains call back into the audit between reads.
+ * fault guard is armed): pages checked and walked, CPUs merged, a
+ * trace.dat's records decoded (ca_decoders_emit_with(): const decoders made
+ * safe to share first, a memo of tick functions a reading thread).  Each
+ * event crosses over with its kind's bytes only, copied into a batch (a
+ * sched_switch's 92 of struct ca_event's 264 bytes: its record is about 70),
+ * and the worker passes each to the consumer (stream, state, checks), one at
+ * a time, in order.  So the findings are those of one thread, event for
+ * event, and the worker, the slower side, does nothing else.  Not for the
+ * live source, whose drains call back into the audit between reads.
  *
  * On many CPUs the merge of their streams is much of the reading (a pass up
  * a tournament tree per event, bench/RESULTS.md).  A trace.dat that
@@ -22,7 +20,8 @@
  * pread(), no library to guard) is then cut into parts by CPU (ca_source_parts_cut()):
  * this thread and more reader threads each merge a part into a lane (a ring
  * of batches), and the worker merges the lanes by (timestamp, CPU, part),
- * the order of the one merge of all CPUs, before it decodes.  What came
+ * the order of the one merge of all CPUs (the events of one record share
+ * its place and stay together).  What came
  * before every part (damage of CPUs with nothing readable) is marked to go
  * first.
  */
@@ -48,17 +47,16 @@
  */
 #define BATCH_ITEMS_FIRST 1024
 #define BATCH_ITEMS_MOST 16384
-#define ITEM_BYTES 96		/* records average well under 96 bytes */
+#define ITEM_BYTES 96		/* events of the kinds most frequent: up to 92 bytes */
 #define BATCHES 8
 #define ALIGN 8
 #define CACHE_LINE 64
 
-/* One record or event of a batch; its bytes at @at in the batch's bytes. */
+/* One event of a batch: its kind's bytes (ca_event_size()) at @at in the batch's bytes. */
 struct item {
 	unsigned long long ts;
 	int cpu;
-	int size;		/* of the record's data; -1: a decoded struct ca_event */
-	int missed;		/* the record's missed events */
+	int size;
 	bool is_first;		/* read before every part's events: merged first */
 	int lane;		/* whose: a CPU number twice in a damaged layout ties */
 	size_t at;
@@ -86,6 +84,7 @@ struct lane {
 	struct batch *batches;		/* [BATCHES] */
 	size_t tail;			/* the one being filled */
 	size_t limit;			/* of items in a batch, from BATCH_ITEMS_FIRST up */
+	struct ca_tick_memo *memo;	/* this reader's, for decoding */
 	bool is_prologue;		/* items taken now are marked is_first */
 	int index;			/* the part it reads */
 	pthread_t reader;		/* lanes 1..: a thread of their own */
@@ -112,7 +111,7 @@ struct handoff {
 	bool is_worker_waiting;
 	int consumer_ret;		/* what the consumer returned to stop; 0 */
 	int read_ret;			/* the first reader's error: the others stop too */
-	const struct ca_decoders *decoders;	/* NULL: every item is an event */
+	const struct ca_decoders *decoders;	/* a trace.dat's: its records decoded by the readers */
 	ca_event_fn fn;
 	void *ctx;
 	pthread_t worker;
@@ -124,20 +123,13 @@ struct handoff {
 	struct lane lanes[];
 };
 
-/* One item through the consumer: a record decoded first. */
+/* One item through the consumer, whole again: consumers may copy a struct ca_event. */
 static int consume_item(struct handoff *h, struct batch *b, const struct item *it)
 {
-	struct tep_record rec;
+	struct ca_event ev;
 
-	if (it->size < 0)
-		return h->fn(h->ctx, (const struct ca_event *)(b->bytes + it->at));
-	memset(&rec, 0, sizeof(rec));
-	rec.ts = it->ts;
-	rec.cpu = it->cpu;
-	rec.size = it->size;
-	rec.missed_events = it->missed;
-	rec.data = b->bytes + it->at;
-	return ca_decoders_emit(h->decoders, &rec, h->fn, h->ctx);
+	memcpy(&ev, b->bytes + it->at, (size_t)it->size);
+	return h->fn(h->ctx, &ev);
 }
 
 static void empty_batch(struct batch *b)
@@ -371,29 +363,11 @@ static struct item *add_item(struct lane *lane, struct batch *b, size_t size)
 	return it;
 }
 
-/* The reader's ca_event_fn: a decoded event into the batch being filled. */
+/* The reader's ca_event_fn: an event's bytes into the batch being filled. */
 static int take_event(void *data, const struct ca_event *ev)
 {
 	struct lane *lane = data;
-	struct batch *b;
-	struct item *it;
-	int ret = make_room(lane, sizeof(*ev), &b);
-
-	if (ret)
-		return ret;
-	it = add_item(lane, b, sizeof(*ev));
-	it->ts = ev->ts;
-	it->cpu = ev->cpu;
-	it->size = -1;
-	memcpy(b->bytes + it->at, ev, sizeof(*ev));
-	return 0;
-}
-
-/* The reader's ca_record_fn: a record's bytes into the batch being filled. */
-static int take_record(void *data, struct tep_record *rec)
-{
-	struct lane *lane = data;
-	size_t size = rec->size > 0 ? (size_t)rec->size : 0;
+	size_t size = ca_event_size(ev);
 	struct batch *b;
 	struct item *it;
 	int ret = make_room(lane, size, &b);
@@ -401,12 +375,19 @@ static int take_record(void *data, struct tep_record *rec)
 	if (ret)
 		return ret;
 	it = add_item(lane, b, size);
-	it->ts = rec->ts;
-	it->cpu = rec->cpu;
+	it->ts = ev->ts;
+	it->cpu = ev->cpu;
 	it->size = (int)size;
-	it->missed = rec->missed_events;
-	memcpy(b->bytes + it->at, rec->data, size);
+	memcpy(b->bytes + it->at, ev, size);
 	return 0;
+}
+
+/* The reader's ca_record_fn: a record decoded here, its events into the batch. */
+static int take_record(void *data, struct tep_record *rec)
+{
+	struct lane *lane = data;
+
+	return ca_decoders_emit_with(lane->h->decoders, lane->memo, rec, take_event, lane);
 }
 
 /*
@@ -479,6 +460,7 @@ static void free_lane(struct lane *lane)
 		free(lane->batches[i].items);
 		free(lane->batches[i].bytes);
 	}
+	ca_tick_memo_free(lane->memo);
 	free(lane->batches);
 	pthread_cond_destroy(&lane->has_room);
 }
@@ -491,8 +473,9 @@ static int new_lane(struct handoff *h, int index)
 	lane->index = index;
 	pthread_cond_init(&lane->has_room, NULL);
 	lane->limit = BATCH_ITEMS_FIRST;
+	lane->memo = ca_tick_memo_new();
 	lane->batches = calloc(BATCHES, sizeof(*lane->batches));
-	return lane->batches ? fit_batch(lane, &lane->batches[0], 0) : -ENOMEM;
+	return lane->batches && lane->memo ? fit_batch(lane, &lane->batches[0], 0) : -ENOMEM;
 }
 
 static void free_handoff(struct handoff *h)
@@ -568,6 +551,7 @@ static int read_parts(struct handoff *h, int wanted)
 {
 	int most = ca_source_parts_most(h->parts), ret;
 
+	ca_decoders_share(h->decoders);	/* each reader decodes its part */
 	h->is_go = false;
 	if (start_worker(h))
 		start_readers(h, wanted < most ? wanted : most);
@@ -598,8 +582,6 @@ int ca_source_read_handoff(struct ca_source *source, int readers, ca_event_fn fn
 	ret = h->decoders && readers > 1 ? ca_source_parts_open(source, &h->parts) : 0;
 	if (!ret && h->parts)
 		ret = read_parts(h, readers);
-	else if (!ret && h->decoders)	/* a trace.dat: never -ENOTSUP */
-		ret = ca_source_read_split(source, take_record, take_event, &h->lanes[0]);
 	else if (!ret)
 		ret = ca_source_read(source, take_event, &h->lanes[0]);
 	ret = finish(h, ret);

@@ -34,23 +34,12 @@ int ca_source_read_handoff(struct ca_source *source, int readers, ca_event_fn fn
 struct tep_record;
 struct ca_decoders;
 
-/* A record handed out undecoded (ca_source_read_split()). */
-typedef int (*ca_record_fn)(void *ctx, struct tep_record *rec);
-
-/**
- * ca_source_read_split() - ca_source_read(), but the records coreaudit's own
- *                          trace.dat reader reads go to @record undecoded
- *                          (decode them with ca_decoders_emit() and
- *                          ca_source_decoders(), on any one thread), every
- *                          other event to @fn decoded; all in time order
- *
- * libtracecmd's records (--reader records, or a file the own reader does not
- * read) are decoded on the reading thread, as ca_source_read() does.
- * Return: as ca_source_read(); -ENOTSUP, nothing read, for a source that is
- *         not a trace.dat.
+/*
+ * A record of coreaudit's own trace.dat reader handed out undecoded
+ * (ca_source_parts_read()): decode it with ca_decoders_emit_with() and a memo
+ * of the calling thread's, after ca_decoders_share().
  */
-int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event_fn fn,
-			 void *ctx);
+typedef int (*ca_record_fn)(void *ctx, struct tep_record *rec);
 
 struct ca_source_parts;
 
@@ -61,7 +50,7 @@ struct ca_source_parts;
  * ca_source_parts_cut() cuts the CPUs into parts, ca_source_parts_start()
  * finds every CPU's first event, then ca_source_parts_read() reads each
  * part, on a thread of its own if need be; what the start emitted, then the
- * parts' events merged by (timestamp, CPU), come in ca_source_read_split()'s
+ * parts' events merged by (timestamp, CPU), come in ca_source_read()'s
  * order, event for event.
  * Return: 0 with *@out set; 0 with *@out NULL when the source is not read so
  *         (not a trace.dat, libtracecmd's records, fewer than two CPUs): read

@@ -469,17 +469,6 @@ static int tracedat_read(struct ca_source *source, ca_event_fn fn, void *ctx)
 	return read_either(&emit);
 }
 
-int ca_source_read_split(struct ca_source *source, ca_record_fn record, ca_event_fn fn,
-			 void *ctx)
-{
-	struct emit_ctx emit = { .source = source, .td = source->priv, .fn = fn,
-				 .record_fn = record, .ctx = ctx };
-
-	if (source->read != tracedat_read)
-		return -ENOTSUP;
-	return read_either(&emit);
-}
-
 /* The own reader's CPUs, started whole, cut in parts that merge on threads of their own. */
 struct ca_source_parts {
 	struct ca_source *source;
