@@ -41,9 +41,9 @@
 /*
  * A lane's batches start small, so the worker starts early, and double with
  * every batch handed over up to the most: each hand-over costs lock round
- * trips and, when a side waits, a wake-up (a futex call, on a VM an IPI),
- * and a long trace crosses in 16384-record batches at 4% of the wall time of
- * 1024-record ones (bench/RESULTS.md, session 21).
+ * trips and, when a side waits, a wake-up (a futex call, on a VM an IPI):
+ * with batches of 16384 events -J 2 read a 256-CPU tiling 8% faster than
+ * with 1024 (bench/RESULTS.md, session 21).
  */
 #define BATCH_ITEMS_FIRST 1024
 #define BATCH_ITEMS_MOST 16384
@@ -68,7 +68,7 @@ struct batch {
 	size_t count;
 	unsigned char *bytes;
 	size_t used;
-	size_t room;		/* grows with the batch limit, and for a larger record */
+	size_t room;		/* grows with the lane's limit (and for a marker, were it larger) */
 };
 
 struct handoff;
