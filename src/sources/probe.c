@@ -91,22 +91,25 @@ static int wait_child(pid_t pid, int *status)
 	return 0;
 }
 
-/* Run @job(@path) in a child; a child that did not end by itself faulted @doing. */
-static int probe(const char *path, int (*job)(const char *path), const char *doing,
-		 char *error, size_t error_len)
+/* @job(@path) started in a child: its pid, or -1 when no child could be made. */
+static pid_t start_child(const char *path, int (*job)(const char *path))
 {
-	char how[64];
-	pid_t pid;
-	int status;
+	pid_t pid = fork();	/* the child ends with _exit(): the caller's stdio buffers stay its own */
 
-	pid = fork();	/* the child ends with _exit(): the caller's stdio buffers stay its own */
-	if (pid < 0)
-		return 0;
 	if (pid == 0) {
 		enter_child();
 		_exit(job(path));
 	}
-	if (wait_child(pid, &status))
+	return pid < 0 ? -1 : pid;
+}
+
+/* The child @pid waited for; one that did not end by itself faulted @doing. */
+static int end_child(pid_t pid, const char *doing, char *error, size_t error_len)
+{
+	char how[64];
+	int status;
+
+	if (pid < 0 || wait_child(pid, &status))
 		return 0;
 	if (WIFEXITED(status) &&
 	    (WEXITSTATUS(status) == CHILD_DONE || WEXITSTATUS(status) == CHILD_REFUSED))
@@ -124,12 +127,27 @@ static int probe(const char *path, int (*job)(const char *path), const char *doi
 	return -EINVAL;
 }
 
-int ca_probe_headers(const char *path, char *error, size_t error_len)
+int ca_probe_headers_start(const char *path)
 {
-	return probe(path, parse_headers, "its headers", error, error_len);
+	return start_child(path, parse_headers);
+}
+
+int ca_probe_headers_end(int probe, char *error, size_t error_len)
+{
+	return end_child(probe, "its headers", error, error_len);
+}
+
+void ca_probe_cancel(int probe)
+{
+	int status;
+
+	if (probe < 0)
+		return;
+	kill(probe, SIGKILL);
+	wait_child(probe, &status);
 }
 
 int ca_probe_records(const char *path, char *error, size_t error_len)
 {
-	return probe(path, read_records, "its CPU data", error, error_len);
+	return end_child(start_child(path, read_records), "its CPU data", error, error_len);
 }

@@ -9,20 +9,30 @@
 #include <stddef.h>
 
 /**
- * ca_probe_headers() - open @path's headers with libtracecmd in a child
- *                      process and see whether it survives
+ * ca_probe_headers_start() - open @path's headers with libtracecmd in a child
+ *                            process, which runs while the caller goes on
+ *                            (with its own checks of the file, say)
+ * Return: the probe, for ca_probe_headers_end() or ca_probe_cancel().
+ */
+int ca_probe_headers_start(const char *path);
+
+/**
+ * ca_probe_headers_end() - whether the child of @probe survived
  * Return: 0 when it did (or no child could be made: the caller reads in
  *         process, as it would without the probe); -EINVAL with @error set
  *         when the child faulted, was killed or did not finish.
  */
-int ca_probe_headers(const char *path, char *error, size_t error_len);
+int ca_probe_headers_end(int probe, char *error, size_t error_len);
+
+/* ca_probe_cancel() - the child of @probe killed and reaped: its answer is not needed. */
+void ca_probe_cancel(int probe);
 
 /**
- * ca_probe_records() - the same for libtracecmd reading every record of
- *                      every CPU: for files whose pages coreaudit cannot
- *                      check before libtracecmd reads them (a layout it
- *                      does not know)
- * Return: as ca_probe_headers().
+ * ca_probe_records() - as the headers' probe, start to end, for libtracecmd
+ *                      reading every record of every CPU: for files whose
+ *                      pages coreaudit cannot check before libtracecmd reads
+ *                      them (a layout it does not know)
+ * Return: as ca_probe_headers_end().
  */
 int ca_probe_records(const char *path, char *error, size_t error_len);
 

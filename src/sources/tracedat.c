@@ -580,6 +580,7 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	struct tracedat *td = calloc(1, sizeof(*td));
 	const char *clock;
 	char why[200] = "";
+	int probe;
 
 	source->path = path;
 	source->read = tracedat_read;
@@ -590,9 +591,15 @@ int ca_tracedat_open(struct ca_source *source, const char *path)
 	if (!td)
 		return -ENOMEM;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	/* Headers checked first, then parsed in a child: libtracecmd may fault on them. */
+	/*
+	 * Headers parsed in a child (libtracecmd may fault on them) while they are
+	 * checked here; damage found here is the answer, and the child is not waited for.
+	 */
+	probe = ca_probe_headers_start(path);
 	td->layout_ret = ca_layout_read(&td->layout, path, why, sizeof(why));
-	if (td->layout_ret == -EINVAL || ca_probe_headers(path, why, sizeof(why))) {
+	if (td->layout_ret == -EINVAL)
+		ca_probe_cancel(probe);
+	if (td->layout_ret == -EINVAL || ca_probe_headers_end(probe, why, sizeof(why))) {
 		snprintf(source->error, sizeof(source->error), "%s: damaged headers: %s", path,
 			 why);
 		return -EINVAL;
