@@ -673,6 +673,65 @@ int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *mem
 	return fn(ctx, &ev);
 }
 
+/* The decoder of @rec when it is an event of @kind, whole; else NULL. */
+static const struct decoder *decoder_of_kind(const struct ca_decoders *td,
+					     const struct tep_record *rec, enum ca_event_kind kind)
+{
+	int id = record_type(td, rec);
+	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+
+	return d && d->kind == kind && rec->size >= d->min_size && !rec->missed_events ? d : NULL;
+}
+
+/*
+ * The stream's pairing (stream.c), done where both records are at hand: @rec
+ * a sched_switch, @next the next record of its CPU a cs_switch probe of the
+ * same pids.  The stream pairs a switch with the next event of its CPU, and
+ * with both records whole and nothing lost between them that event is
+ * @next's: so the switch goes out with the probe's cookies, the probe not at
+ * all, as the stream would have sent them.  Return: the probe's decoder, or NULL.
+ */
+static const struct decoder *probe_of(const struct ca_decoders *td, const struct tep_record *rec,
+				      const struct tep_record *next)
+{
+	const struct decoder *d = decoder_of_kind(td, rec, CA_EV_SWITCH);
+	const struct decoder *probe = d ? decoder_of_kind(td, next, CA_EV_COOKIE) : NULL;
+
+	/* (compared as the stream compares the events' pids: as int) */
+	if (!probe || (int)read_signed(d->fields[F_PREV_PID], rec) !=
+		      (int)read_signed_as(probe->fields[F_PREV_PID], next, probe->is_native) ||
+	    (int)read_signed(d->fields[F_NEXT_PID], rec) !=
+		      (int)read_signed_as(probe->fields[F_NEXT_PID], next, probe->is_native))
+		return NULL;
+	return probe;
+}
+
+bool ca_decoders_pairs(const struct ca_decoders *td, const struct tep_record *rec,
+		       const struct tep_record *next)
+{
+	return probe_of(td, rec, next) != NULL;
+}
+
+int ca_decoders_emit_paired(const struct ca_decoders *td, struct tep_record *rec,
+			    struct tep_record *next, ca_event_fn fn, void *ctx)
+{
+	const struct decoder *d = decoder_of_kind(td, rec, CA_EV_SWITCH);
+	const struct decoder *probe = probe_of(td, rec, next);
+	struct ca_event ev;
+
+	if (!d || !probe)
+		return -EINVAL;	/* not after ca_decoders_pairs() */
+	ev.ts = rec->ts;
+	ev.cpu = rec->cpu;
+	ev.pid = record_pid(td, rec);
+	ev.kind = CA_EV_SWITCH;
+	decode_fields(d, rec, &ev);
+	ev.sw.has_cookies = true;
+	ev.sw.prev_cookie = read_unsigned_as(probe->fields[F_PREV_COOKIE], next, probe->is_native);
+	ev.sw.next_cookie = read_unsigned_as(probe->fields[F_NEXT_COOKIE], next, probe->is_native);
+	return fn(ctx, &ev);
+}
+
 #define CPU_LIMIT 8192		/* NR_CPUS at its largest */
 
 static bool is_pid(int64_t pid)

@@ -50,6 +50,23 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *memo,
 			  struct tep_record *rec, ca_event_fn fn, void *ctx);
 
+/**
+ * ca_decoders_pairs() - whether @rec is a sched_switch and @next, the record
+ *                       after it on its CPU, the cs_switch probe of the same
+ *                       pids, both whole and nothing lost between them: the
+ *                       pair the stream (stream.c) would make of their events
+ */
+bool ca_decoders_pairs(const struct ca_decoders *td, const struct tep_record *rec,
+		       const struct tep_record *next);
+
+/**
+ * ca_decoders_emit_paired() - the switch of such a pair to @fn, with the
+ *                             probe's cookies (@next itself goes nowhere)
+ * Return: what @fn returned; -EINVAL when the records do not pair.
+ */
+int ca_decoders_emit_paired(const struct ca_decoders *td, struct tep_record *rec,
+			    struct tep_record *next, ca_event_fn fn, void *ctx);
+
 /* A memo for ca_decoders_emit_with() (NULL: out of memory), and its end. */
 struct ca_tick_memo *ca_tick_memo_new(void);
 void ca_tick_memo_free(struct ca_tick_memo *memo);

@@ -4,7 +4,9 @@
  * 1. Pairs each cs_switch probe with its sched_switch: a switch on a CPU waits
  *    in a short queue until the next event of that CPU; if that is the probe
  *    (same pids), the switch takes its cookies.  Events of other CPUs queued
- *    behind the switch wait too, so the order stays the trace's.
+ *    behind the switch wait too, so the order stays the trace's.  A switch
+ *    that comes paired (coreaudit's own trace.dat reader pairs a switch with
+ *    the probe right after it in its page: decode.c) waits for nothing.
  * 2. Holds events until the topology is known (option, or a
  *    coreaudit-topology marker near the start of the trace).
  */
@@ -211,6 +213,12 @@ static bool pair_probe(struct ca_stream *stream, const struct ca_event *probe)
 	return true;
 }
 
+/* A switch that waits for its probe: not one the source paired already (decode.c). */
+static bool is_waiting_for_probe(const struct ca_stream *stream, const struct ca_event *ev)
+{
+	return ev->kind == CA_EV_SWITCH && stream->expects_probe && !ev->sw.has_cookies;
+}
+
 int ca_stream_push(void *ctx, const struct ca_event *ev)
 {
 	struct ca_stream *stream = ctx;
@@ -231,8 +239,7 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 	/* Any other event of that CPU: its switch will get no probe. */
 	stream->waiting_on_cpu[ev->cpu] = -1;
 	/* Nothing held and nothing to wait for: no copy through the queue. */
-	if (!stream->count && stream->has_topology &&
-	    !(ev->kind == CA_EV_SWITCH && stream->expects_probe)) {
+	if (!stream->count && stream->has_topology && !is_waiting_for_probe(stream, ev)) {
 		stream->position++;
 		return stream->sink(stream->sink_ctx, ev);
 	}
@@ -247,7 +254,7 @@ int ca_stream_push(void *ctx, const struct ca_event *ev)
 	}
 	memcpy(queue_at(stream, stream->count), ev, ca_event_size(ev));	/* its kind's bytes */
 	stream->count++;
-	if (ev->kind == CA_EV_SWITCH && stream->expects_probe)
+	if (is_waiting_for_probe(stream, ev))
 		stream->waiting_on_cpu[ev->cpu] = (long)stream->position;
 	stream->position++;
 	return drain(stream, false);

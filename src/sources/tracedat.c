@@ -88,6 +88,23 @@ static int emit_record(void *data, struct tep_record *rec)
 	return ca_decoders_emit(&emit->td->decoders, rec, emit->fn, emit->ctx);
 }
 
+static bool emit_pairs(void *data, const struct tep_record *rec, const struct tep_record *next)
+{
+	const struct emit_ctx *emit = data;
+
+	return ca_decoders_pairs(&emit->td->decoders, rec, next);
+}
+
+/* A switch and its probe, as one event (decoded here: a switch has no tick memo to keep). */
+static int emit_paired(void *data, struct tep_record *rec, struct tep_record *next)
+{
+	struct emit_ctx *emit = data;
+
+	if (rec->cpu >= emit->source->info.cpu_count)
+		return emit_record(data, rec);	/* (says what is wrong) */
+	return ca_decoders_emit_paired(&emit->td->decoders, rec, next, emit->fn, emit->ctx);
+}
+
 static int emit_damage(void *data, const struct ca_damage *damage)
 {
 	struct emit_ctx *emit = data;
@@ -135,11 +152,24 @@ static int open_own(struct ca_source *source, const struct tracedat *td, struct 
 	return ret;
 }
 
+/*
+ * What the own reader hands out, to @emit: with a cookie probe in the trace,
+ * a switch and the probe right after it in its page as one (decode.c).
+ */
+static struct ca_read_fns own_fns(struct emit_ctx *emit)
+{
+	bool has_probe = emit->source->info.has_cookie_probe;
+
+	return (struct ca_read_fns){ .record = emit_record, .damage = emit_damage, .ctx = emit,
+				     .pairs = has_probe ? emit_pairs : NULL,
+				     .record_paired = emit_paired };
+}
+
 /* Pages in place or zstd chunks, read by coreaudit itself. */
 static int read_own(struct emit_ctx *emit)
 {
 	struct ca_source *source = emit->source;
-	struct ca_read_fns fns = { emit_record, emit_damage, emit };
+	struct ca_read_fns fns = own_fns(emit);
 	struct ca_zchunks *z;
 	int ret = open_own(source, emit->td, &z);
 
@@ -516,7 +546,7 @@ int ca_source_parts_start(struct ca_source_parts *parts, ca_event_fn fn, void *c
 {
 	struct emit_ctx emit = { .source = parts->source, .td = parts->source->priv, .fn = fn,
 				 .ctx = ctx };
-	struct ca_read_fns fns = { emit_record, emit_damage, &emit };
+	struct ca_read_fns fns = own_fns(&emit);
 
 	return explain_no_events(parts->source, parts->whole, ca_zchunks_start(parts->whole, &fns));
 }
@@ -548,10 +578,11 @@ int ca_source_parts_read(struct ca_source_parts *parts, int index, ca_record_fn 
 			 ca_event_fn fn, void *ctx)
 {
 	struct emit_ctx *emit = &parts->emits[index];
-	struct ca_read_fns fns = { emit_record, emit_damage, emit };
+	struct ca_read_fns fns;
 
 	*emit = (struct emit_ctx){ .source = parts->source, .td = parts->source->priv, .fn = fn,
 				   .record_fn = record, .ctx = ctx };
+	fns = own_fns(emit);
 	return ca_zchunks_merge(parts->count ? parts->parts[index] : parts->whole, &fns);
 }
 

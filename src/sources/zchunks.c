@@ -1140,7 +1140,46 @@ static void prefetch_earliest(struct ca_zchunks *z, struct ca_tourney *queue)
 	if (c) {
 		__builtin_prefetch(c->event.data);
 		__builtin_prefetch((const char *)c->event.data + 64);
+		__builtin_prefetch((const char *)c->event.data + 128);	/* a switch's probe */
 	}
+}
+
+/* @c, whose event went out, on to its next page (or its end). */
+static int move_on(struct ca_zchunks *z, struct ca_tourney *queue, struct zcpu *c,
+		   const struct ca_read_fns *fns)
+{
+	int ret = advance(z, c);
+
+	if (!ret && c->has_event)
+		ca_tourney_replace_top(queue, c->event.ts);
+	else if (!ret)
+		ca_tourney_pop(queue);
+	if (!ret && !c->has_event && c->has_damage)
+		ret = report_damage(c, fns, c->last_ts, true);
+	return ret;
+}
+
+/*
+ * @event out with @c's event, the next in the page (fns->pairs() said so):
+ * @c moves past both, its next event's bytes fetched meanwhile when in the
+ * same page; else both go out before the page is left.
+ */
+static int take_pair(struct ca_zchunks *z, struct ca_tourney *queue, struct zcpu *c,
+		     const struct ca_read_fns *fns, struct tep_record *event)
+{
+	struct tep_record paired = c->event;
+	struct ca_page_event next;
+	int ret;
+
+	c->last_ts = paired.ts;
+	if (ca_page_next(&z->rules, &c->cursor, &next)) {
+		set_event(c, &next);
+		ca_tourney_replace_top(queue, c->event.ts);
+		prefetch_earliest(z, queue);
+		return fns->record_paired(fns->ctx, event, &paired);
+	}
+	ret = fns->record_paired(fns->ctx, event, &paired);
+	return ret ? ret : move_on(z, queue, c, fns);
 }
 
 /*
@@ -1159,20 +1198,14 @@ static int take_event(struct ca_zchunks *z, struct ca_tourney *queue, struct zcp
 
 	if (ca_page_next(&z->rules, &c->cursor, &next)) {
 		set_event(c, &next);
+		if (fns->pairs && fns->pairs(fns->ctx, &event, &c->event))
+			return take_pair(z, queue, c, fns, &event);
 		ca_tourney_replace_top(queue, c->event.ts);
 		prefetch_earliest(z, queue);
 		return fns->record(fns->ctx, &event);
 	}
 	ret = fns->record(fns->ctx, &event);
-	if (!ret)
-		ret = advance(z, c);
-	if (!ret && c->has_event)
-		ca_tourney_replace_top(queue, c->event.ts);
-	else if (!ret)
-		ca_tourney_pop(queue);
-	if (!ret && !c->has_event && c->has_damage)
-		ret = report_damage(c, fns, c->last_ts, true);
-	return ret;
+	return ret ? ret : move_on(z, queue, c, fns);
 }
 
 int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns)
@@ -1188,9 +1221,10 @@ int ca_zchunks_merge(struct ca_zchunks *z, const struct ca_read_fns *fns)
 		if (c->has_damage)
 			ret = report_damage(c, fns, c->event.ts, false);
 		c->has_read = true;
-		last_ts = c->last_ts = c->event.ts;
+		c->last_ts = c->event.ts;
 		if (!ret)
 			ret = take_event(z, &queue, c, fns);
+		last_ts = c->last_ts;	/* (a paired event's, when two went out) */
 	}
 	ca_tourney_free(&queue);
 	return ret ? ret : report_stream_ends(z, fns, last_ts);

@@ -75,6 +75,13 @@ struct ca_read_fns {
 	int (*record)(void *ctx, struct tep_record *rec);	/* 0 to go on */
 	int (*damage)(void *ctx, const struct ca_damage *damage);
 	void *ctx;
+	/*
+	 * Optional: whether @rec and @next, the record after it in its CPU's page,
+	 * go out as one (a switch and its cookie probe); then both go to
+	 * record_paired() at once, and @next to nothing else.
+	 */
+	bool (*pairs)(void *ctx, const struct tep_record *rec, const struct tep_record *next);
+	int (*record_paired)(void *ctx, struct tep_record *rec, struct tep_record *next);
 };
 
 struct ca_zchunks;

@@ -4,7 +4,8 @@
  * 16 bytes, before and after the NUL that ends them, against the byte rule
  * (a comm up to its NUL holds no byte below 0x20 and no DEL); and the page
  * check's rules for what no kernel writes (pages.c): a zeroed page, padding
- * that runs past the page's events.
+ * that runs past the page's events; and a switch paired with its cookie probe
+ * by the reader.
  */
 #include <errno.h>
 #include <event-parse.h>
@@ -16,14 +17,18 @@
 
 #define SWITCH_ID 316
 
+/* Every event's first fields, as tracefs prints them. */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
 static const char switch_format[] =
 	"name: sched_switch\n"
 	"ID: 316\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
@@ -35,13 +40,30 @@ static const char switch_format[] =
 	"\n"
 	"print fmt: \"prev_comm=%s next_comm=%s\", REC->prev_comm, REC->next_comm\n";
 
+#define PROBE_ID 2000
+
+static const char probe_format[] =
+	"name: cs_switch\n"
+	"ID: 2000\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\n"
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s32 prev_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:s32 next_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 prev_cookie;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 next_cookie;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"(%lx)\", REC->__probe_ip\n";
+
 struct switch_fixture {
 	struct tep_handle *tep;
 	struct ca_decoders decoders;
 	unsigned char record[64];
 };
 
-static void fixture_open(struct switch_fixture *f)
+/* A tep with sched_switch (and @extra_format, a second event's, unless NULL), decoded. */
+static void fixture_open_with(struct switch_fixture *f, const char *extra_format)
 {
 	struct ca_source_info info;
 	int32_t pid = 42, prio = 120;
@@ -54,7 +76,11 @@ static void fixture_open(struct switch_fixture *f)
 	tep_set_file_bigendian(f->tep, tep_is_local_bigendian(f->tep));
 	ck_assert_int_eq(tep_parse_event(f->tep, switch_format, sizeof(switch_format) - 1,
 					 "sched"), 0);
+	if (extra_format)
+		ck_assert_int_eq(tep_parse_event(f->tep, extra_format, strlen(extra_format),
+						 "kprobes"), 0);
 	ck_assert_int_eq(ca_decoders_build(&f->decoders, f->tep, &info), 0);
+	ck_assert(info.has_cookie_probe == (extra_format == probe_format));
 	memset(f->record, 0, sizeof(f->record));
 	memcpy(f->record, &id, 2);
 	memcpy(f->record + 4, &pid, 4);
@@ -63,6 +89,11 @@ static void fixture_open(struct switch_fixture *f)
 	memcpy(f->record + 40, "sh", 2);
 	memcpy(f->record + 56, &pid, 4);
 	memcpy(f->record + 60, &prio, 4);
+}
+
+static void fixture_open(struct switch_fixture *f)
+{
+	fixture_open_with(f, NULL);
 }
 
 static void fixture_close(struct switch_fixture *f)
@@ -246,6 +277,69 @@ START_TEST(test_pages_time_split)
 }
 END_TEST
 
+/* A cs_switch probe record of these pids and cookies. */
+static void probe_record(unsigned char record[40], int32_t prev_pid, int32_t next_pid)
+{
+	uint16_t id = PROBE_ID;
+	uint64_t prev_cookie = 0xffff888000760d58ull, next_cookie = 0xffff888000760d50ull;
+
+	memset(record, 0, 40);
+	memcpy(record, &id, 2);
+	memcpy(record + 16, &prev_pid, 4);
+	memcpy(record + 20, &next_pid, 4);
+	memcpy(record + 24, &prev_cookie, 8);
+	memcpy(record + 32, &next_cookie, 8);
+}
+
+static int keep_event(void *ctx, const struct ca_event *ev)
+{
+	*(struct ca_event *)ctx = *ev;
+	return 0;
+}
+
+/*
+ * The stream's pairing done by the reader (decode.c): a switch and the probe
+ * right after it, of the same pids, whole and with nothing lost, go out as one
+ * switch with the probe's cookies; any other next record leaves the switch alone.
+ */
+START_TEST(test_switch_pairs_with_its_probe)
+{
+	struct switch_fixture f;
+	unsigned char probe[40];
+	struct tep_record sw = { .ts = 100, .cpu = 1, .size = 64 };
+	struct tep_record next = { .ts = 101, .cpu = 1, .size = 40, .data = probe };
+	struct ca_event ev;
+	int32_t next_pid = 43;
+
+	fixture_open_with(&f, probe_format);
+	memcpy(f.record + 56, &next_pid, 4);
+	sw.data = f.record;
+	probe_record(probe, 42, 43);
+	ck_assert(ca_decoders_pairs(&f.decoders, &sw, &next));
+	ck_assert_int_eq(ca_decoders_emit_paired(&f.decoders, &sw, &next, keep_event, &ev), 0);
+	ck_assert_int_eq(ev.kind, CA_EV_SWITCH);
+	ck_assert_int_eq(ev.ts, 100);
+	ck_assert_int_eq(ev.sw.prev_pid, 42);
+	ck_assert_int_eq(ev.sw.next_pid, 43);
+	ck_assert(ev.sw.has_cookies);
+	ck_assert_uint_eq(ev.sw.prev_cookie, 0xffff888000760d58ull);
+	ck_assert_uint_eq(ev.sw.next_cookie, 0xffff888000760d50ull);
+	probe_record(probe, 42, 44);	/* another switch's probe */
+	ck_assert(!ca_decoders_pairs(&f.decoders, &sw, &next));
+	ck_assert_int_eq(ca_decoders_emit_paired(&f.decoders, &sw, &next, keep_event, &ev), -EINVAL);
+	probe_record(probe, 42, 43);
+	next.missed_events = 3;		/* events lost between them */
+	ck_assert(!ca_decoders_pairs(&f.decoders, &sw, &next));
+	next.missed_events = 0;
+	next.size = 36;			/* a probe cut short */
+	ck_assert(!ca_decoders_pairs(&f.decoders, &sw, &next));
+	ck_assert(!ca_decoders_pairs(&f.decoders, &sw, &sw));	/* a switch after a switch */
+	ck_assert(!ca_decoders_pairs(&f.decoders, &(struct tep_record){ .size = 40, .data = probe },
+				     &next));			/* a probe first */
+	fixture_close(&f);
+}
+END_TEST
+
 Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -253,6 +347,7 @@ Suite *decode_suite(void)
 
 	tcase_add_test(tc, test_comms_named);
 	tcase_add_test(tc, test_comms_every_byte);
+	tcase_add_test(tc, test_switch_pairs_with_its_probe);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pages");
 	tcase_add_test(tc, test_pages_kernels_write);
