@@ -334,8 +334,9 @@ static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core 
  * The core's clock at a pick at @pick_ts by the CPU in @slot: the core's
  * clock is its leader's (slot 0), which the leader's own __schedule does not
  * update when a wakeup onto it asked to skip that (wakeup_preempt() on an
- * idle leader: RQCF_REQ_SKIP): then it reads the clock of the last update (the wakeup, or a tick or a sibling's selection
- * since).  A sibling's pick updates the leader's clock first.
+ * idle leader: RQCF_REQ_SKIP): then it reads the clock of the last update
+ * (the wakeup, or a tick or a sibling's selection since).  A sibling's pick
+ * updates the leader's clock first.
  */
 static uint64_t core_clock(const struct ca_kernelfi *fi, const struct ca_state *state, int core,
 			   int slot, uint64_t pick_ts)

@@ -633,6 +633,25 @@ void ca_decoders_share(const struct ca_decoders *td)
 		tep_data_pid(td->tep, &rec);
 }
 
+/* @rec's decoder: NULL for an event coreaudit does not read. */
+static const struct decoder *decoder_of(const struct ca_decoders *td, const struct tep_record *rec)
+{
+	int id = record_type(td, rec);
+
+	return id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+}
+
+/* @rec, whole, decoded by @d into @ev. */
+static void decode_event(const struct ca_decoders *td, const struct decoder *d,
+			 const struct tep_record *rec, struct ca_event *ev)
+{
+	ev->ts = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->pid = record_pid(td, rec);
+	ev->kind = d->kind;
+	decode_fields(d, rec, ev);
+}
+
 int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_event_fn fn,
 		     void *ctx)
 {
@@ -642,8 +661,7 @@ int ca_decoders_emit(const struct ca_decoders *td, struct tep_record *rec, ca_ev
 int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *memo,
 			  struct tep_record *rec, ca_event_fn fn, void *ctx)
 {
-	int id = record_type(td, rec);
-	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+	const struct decoder *d = decoder_of(td, rec);
 	unsigned char padded[PAD_SIZE];
 	struct tep_record copy;
 	struct ca_event ev;
@@ -663,11 +681,7 @@ int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *mem
 		rec = pad_record(rec, d->min_size, padded, &copy);
 	if (!d || (d->is_hrtimer && !is_tick_timer(td, memo, d, rec)))
 		return 0;
-	ev.ts = rec->ts;
-	ev.cpu = rec->cpu;
-	ev.pid = record_pid(td, rec);
-	ev.kind = d->kind;
-	decode_fields(d, rec, &ev);
+	decode_event(td, d, rec, &ev);
 	if (ev.kind == CA_EV_IPI && !d->fields[F_CPU])
 		return emit_ipi_targets(d, rec, &ev, fn, ctx);
 	return fn(ctx, &ev);
@@ -677,8 +691,7 @@ int ca_decoders_emit_with(const struct ca_decoders *td, struct ca_tick_memo *mem
 static const struct decoder *decoder_of_kind(const struct ca_decoders *td,
 					     const struct tep_record *rec, enum ca_event_kind kind)
 {
-	int id = record_type(td, rec);
-	const struct decoder *d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
+	const struct decoder *d = decoder_of(td, rec);
 
 	return d && d->kind == kind && rec->size >= d->min_size && !rec->missed_events ? d : NULL;
 }
@@ -689,10 +702,11 @@ static const struct decoder *decoder_of_kind(const struct ca_decoders *td,
  * same pids.  The stream pairs a switch with the next event of its CPU, and
  * with both records whole and nothing lost between them that event is
  * @next's: so the switch goes out with the probe's cookies, the probe not at
- * all, as the stream would have sent them.  Return: the probe's decoder, or NULL.
+ * all, as the stream would have sent them.  Return: the probe's decoder
+ * (*@sw the switch's), or NULL.
  */
 static const struct decoder *probe_of(const struct ca_decoders *td, const struct tep_record *rec,
-				      const struct tep_record *next)
+				      const struct tep_record *next, const struct decoder **sw)
 {
 	const struct decoder *d = decoder_of_kind(td, rec, CA_EV_SWITCH);
 	const struct decoder *probe = d ? decoder_of_kind(td, next, CA_EV_COOKIE) : NULL;
@@ -703,29 +717,28 @@ static const struct decoder *probe_of(const struct ca_decoders *td, const struct
 	    (int)read_signed(d->fields[F_NEXT_PID], rec) !=
 		      (int)read_signed_as(probe->fields[F_NEXT_PID], next, probe->is_native))
 		return NULL;
+	*sw = d;
 	return probe;
 }
 
 bool ca_decoders_pairs(const struct ca_decoders *td, const struct tep_record *rec,
 		       const struct tep_record *next)
 {
-	return probe_of(td, rec, next) != NULL;
+	const struct decoder *sw;
+
+	return probe_of(td, rec, next, &sw) != NULL;
 }
 
 int ca_decoders_emit_paired(const struct ca_decoders *td, struct tep_record *rec,
 			    struct tep_record *next, ca_event_fn fn, void *ctx)
 {
-	const struct decoder *d = decoder_of_kind(td, rec, CA_EV_SWITCH);
-	const struct decoder *probe = probe_of(td, rec, next);
+	const struct decoder *sw;
+	const struct decoder *probe = probe_of(td, rec, next, &sw);
 	struct ca_event ev;
 
-	if (!d || !probe)
+	if (!probe)
 		return -EINVAL;	/* not after ca_decoders_pairs() */
-	ev.ts = rec->ts;
-	ev.cpu = rec->cpu;
-	ev.pid = record_pid(td, rec);
-	ev.kind = CA_EV_SWITCH;
-	decode_fields(d, rec, &ev);
+	decode_event(td, sw, rec, &ev);
 	ev.sw.has_cookies = true;
 	ev.sw.prev_cookie = read_unsigned_as(probe->fields[F_PREV_COOKIE], next, probe->is_native);
 	ev.sw.next_cookie = read_unsigned_as(probe->fields[F_NEXT_COOKIE], next, probe->is_native);
@@ -864,10 +877,8 @@ bool ca_decoders_plausible(const void *decoders, const void *data, int size)
 {
 	const struct ca_decoders *td = decoders;
 	struct tep_record rec = { .data = (void *)data, .size = size };
-	const struct decoder *d;
-	int id = record_type(td, &rec);
+	const struct decoder *d = decoder_of(td, &rec);
 
-	d = id >= 0 && id < td->id_count ? td->by_id[id] : NULL;
 	if (td->pid_offset >= 0 && size >= td->pid_offset + 4 && !is_pid(record_pid(td, &rec)))
 		return false;
 	if (!d)
