@@ -36,6 +36,9 @@
  * A sibling the selection left forced idle that runs a task instead, nothing
  * enqueued or dequeued since, took the pick the selection made for it (the
  * fast path): its best was that task, and the selection holds it from then.
+ * An idle sibling the selection gave a task that enters an idle state
+ * instead, nothing enqueued or dequeued since, was not kicked: the selection
+ * left it forced idle (its best was not compatible).
  * The core's clock is its leader's (the first sibling): a pick from idle on
  * the leader that a wakeup asked for reads the clock of the last update, not
  * the pick's time, where the trace's softirq events show those updates.
@@ -605,6 +608,34 @@ static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, i
 }
 
 /*
+ * An idle sibling that the selection gave a task enters an idle state
+ * instead, nothing enqueued or dequeued on the core since: no kick reached
+ * it (a kick sets need-resched, and the idle loop schedules before it enters
+ * a state), so the selection left it idle: its own best was not compatible
+ * (beside cookie 0: it had a cookie), and it was forced idle from the
+ * selection on.  Nothing was charged meanwhile (no forced idle was open);
+ * a selection's picks only (a pick that selected nothing zeroes the counts).
+ */
+static void on_idle_entry(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			  const struct ca_event *ev)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	struct ca_kfi_selection *sel = &k->sel;
+	int slot = slot_of(state, core, ev->cpu);
+
+	if (ev->idle.state == UINT32_MAX || slot < 0 || slot == sel->slot ||
+	    !sel->is_pending[slot] || sel->pick[slot] <= 0 || sel->count || sel->occupation < 2 ||
+	    k->pick_seq != k->task_seq || state->cpus[ev->cpu].run != CA_CPU_IDLE ||
+	    !state->cpus[ev->cpu].queued_count)
+		return;
+	sel->pick[slot] = 0;
+	sel->is_pending[slot] = false;
+	sel->occupation--;
+	sel->count++;
+	fi->kcpus[ev->cpu].is_best_cookied = !sel->cookie;
+}
+
+/*
  * Whether a sibling left forced idle still runs its task, with nothing
  * enqueued since (select_again() may yet undo the forced idle).
  */
@@ -629,6 +660,8 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		note_pick(fi, state, ev);
 		note_idle_state(fi, ev);
 		note_clock(fi, state, core, ev);
+		if (core >= 0 && ev->kind == CA_EV_IDLE)
+			on_idle_entry(fi, state, core, ev);
 		if (core >= 0)
 			on_owed_pick(fi, state, core, ev);
 	}
