@@ -51,6 +51,9 @@
 #define BATCHES 8
 #define ALIGN 8
 #define CACHE_LINE 64
+#define BATCH_SLACK sizeof(struct ca_event)	/* past the room: the last item read whole */
+
+_Static_assert(alignof(struct ca_event) <= ALIGN, "a batch's items are read where they lie");
 
 /* One event of a batch: its kind's bytes (ca_event_size()) at @at in the batch's bytes. */
 struct item {
@@ -123,13 +126,14 @@ struct handoff {
 	struct lane lanes[];
 };
 
-/* One item through the consumer, whole again: consumers may copy a struct ca_event. */
+/*
+ * One item through the consumer, read where it lies: a consumer may copy a
+ * whole struct ca_event, and the bytes past a short item (the next items,
+ * then BATCH_SLACK) are the batch's own.
+ */
 static int consume_item(struct handoff *h, struct batch *b, const struct item *it)
 {
-	struct ca_event ev;
-
-	memcpy(&ev, b->bytes + it->at, (size_t)it->size);
-	return h->fn(h->ctx, &ev);
+	return h->fn(h->ctx, (const struct ca_event *)(b->bytes + it->at));
 }
 
 static void empty_batch(struct batch *b)
@@ -322,7 +326,7 @@ static int fit_batch(const struct lane *lane, struct batch *b, size_t size)
 		b->item_room = lane->limit;
 	}
 	if (b->room < room) {
-		unsigned char *bytes = realloc(b->bytes, room);
+		unsigned char *bytes = realloc(b->bytes, room + BATCH_SLACK);
 
 		if (!bytes)
 			return -ENOMEM;
