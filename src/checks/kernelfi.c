@@ -446,6 +446,8 @@ static void note_idle_state(struct ca_kernelfi *fi, const struct ca_event *ev)
 
 	if (target >= 0 && (size_t)target < fi->cpu_count)
 		fi->kcpus[target].is_disturbed = true;
+	if (ev->kind == CA_EV_IPI && target >= 0 && (size_t)target < fi->cpu_count)
+		fi->kcpus[target].ipi_ts = ev->ts;
 	if (ev->kind != CA_EV_IDLE) {
 		fi->kcpus[ev->cpu].is_disturbed = true;
 		return;
@@ -611,7 +613,8 @@ static void on_owed_pick(struct ca_kernelfi *fi, const struct ca_state *state, i
  * An idle sibling that the selection gave a task enters an idle state
  * instead, nothing enqueued or dequeued on the core since: no kick reached
  * it (a kick sets need-resched, and the idle loop schedules before it enters
- * a state), so the selection left it idle: its own best was not compatible
+ * a state; an IPI sent to it since may be a kick that came as it entered
+ * one), so the selection left it idle: its own best was not compatible
  * (beside cookie 0: it had a cookie), and it was forced idle from the
  * selection on.  Nothing was charged meanwhile (no forced idle was open);
  * a selection's picks only (a pick that selected nothing zeroes the counts).
@@ -626,7 +629,7 @@ static void on_idle_entry(struct ca_kernelfi *fi, const struct ca_state *state, 
 	if (ev->idle.state == UINT32_MAX || slot < 0 || slot == sel->slot ||
 	    !sel->is_pending[slot] || sel->pick[slot] <= 0 || sel->count || sel->occupation < 2 ||
 	    k->pick_seq != k->task_seq || state->cpus[ev->cpu].run != CA_CPU_IDLE ||
-	    !state->cpus[ev->cpu].queued_count)
+	    !state->cpus[ev->cpu].queued_count || fi->kcpus[ev->cpu].ipi_ts >= sel->start)
 		return;
 	sel->pick[slot] = 0;
 	sel->is_pending[slot] = false;

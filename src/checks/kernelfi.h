@@ -56,6 +56,7 @@ struct ca_kfi_cpu {
 	uint8_t kicked;			/* sibling slots those IPIs went to */
 	uint32_t idle_state;		/* power:cpu_idle state it is in; UINT32_MAX none */
 	uint32_t kick_states;		/* idle states (below 32) a __schedule IPI reached it in */
+	uint64_t ipi_ts;		/* the last IPI sent to it */
 	bool owes_pick;			/* idle, enqueued to, not yet shown scheduling */
 	bool is_disturbed;		/* an IPI or a wakeup reached it in its idle state */
 	bool is_best_cookied;		/* left idle beside cookie 0, tasks queued: its best has a cookie */
