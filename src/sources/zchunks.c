@@ -43,6 +43,7 @@
 #define MAX_CHUNK (64u << 20)		/* trace-cmd writes chunks of tens of pages */
 #define MAX_COUNT 100000u		/* event formats, systems, options */
 #define RAW_RUN 32			/* pages read at once in place */
+#define RAW_RUN_HEAD 2			/* of a CPU's first run, read before any reading starts */
 #define OPTION_DONE 0
 #define OPTION_BUFFER 3
 #define SECTION_FIRST 16		/* header info, ftrace events, event formats, kallsyms */
@@ -711,6 +712,7 @@ struct zcpu {
 	uint32_t chunks_left;
 	unsigned char *chunk;		/* the decompressed chunk, or a run of pages */
 	size_t chunk_size;
+	size_t loaded;			/* of those bytes, read so far (a first run's head) */
 	size_t chunk_capacity;
 	uint64_t chunk_offset;		/* file offset of the chunk, or of the run */
 	size_t page;			/* offset of the current page in the chunk */
@@ -718,6 +720,7 @@ struct zcpu {
 	struct ca_page_cursor cursor;	/* walks the current page */
 	bool has_event;
 	struct tep_record event;
+	bool has_run;			/* a run of pages was read */
 	bool has_read;			/* an event of this CPU was handed out */
 	unsigned long long last_ts;	/* of that event */
 	bool has_damage;		/* damage not yet reported */
@@ -776,12 +779,18 @@ static int reserve(unsigned char **buf, size_t *capacity, size_t need)
 	return 0;
 }
 
-/* The next run of pages in place; *@has_chunk false at the end of the data. */
+/*
+ * The next run of pages in place; *@has_chunk false at the end of the data.
+ * Of a CPU's first run only the head is read here (its first page, and the
+ * next for is_split_from_next()): the first events of all CPUs are found
+ * before the reading threads start, and the rest is theirs (load_rest()).
+ */
 static int next_run(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 {
 	uint64_t ps = (uint64_t)z->rules.page_size;
 	uint64_t held = z->file_size < c->end ? z->file_size : c->end;
 	uint64_t len = held > c->next ? (held - c->next) / ps * ps : 0;
+	uint64_t head;
 
 	*has_chunk = false;
 	if (len > RAW_RUN * ps)
@@ -791,18 +800,35 @@ static int next_run(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 			damage_to_end(z, c, c->next);	/* cut short, or a partial page */
 		return 0;
 	}
+	head = !c->has_run && len > RAW_RUN_HEAD * ps ? RAW_RUN_HEAD * ps : len;
 	if (reserve(&c->chunk, &c->chunk_capacity, len))
 		return -ENOMEM;
-	if (read_at(z->fd, c->next, c->chunk, len)) {
+	if (read_at(z->fd, c->next, c->chunk, head)) {
 		damage_to_end(z, c, c->next);
 		return 0;
 	}
+	c->has_run = true;
 	c->chunk_offset = c->next;
 	c->chunk_size = len;
+	c->loaded = head;
 	c->page = 0;
 	c->next += len;
 	*has_chunk = true;
 	return 0;
+}
+
+/* The rest of a run whose head alone was read; what does not read is damage, to the end. */
+static void load_rest(struct ca_zchunks *z, struct zcpu *c)
+{
+	if (c->loaded >= c->chunk_size)
+		return;
+	if (read_at(z->fd, c->chunk_offset + c->loaded, c->chunk + c->loaded,
+		    c->chunk_size - c->loaded)) {
+		damage_to_end(z, c, c->chunk_offset + c->loaded);
+		c->chunk_size = c->loaded;
+		return;
+	}
+	c->loaded = c->chunk_size;
 }
 
 /* A plausible chunk header in @head (at @at): sizes in bounds, zstd's magic after it. */
@@ -876,6 +902,7 @@ static int decompress(struct ca_zchunks *z, struct zcpu *c, uint64_t at,
 	}
 	c->chunk_offset = at;
 	c->chunk_size = usize;
+	c->loaded = usize;
 	c->page = 0;
 	*has_chunk = true;
 	return 0;
@@ -953,6 +980,8 @@ static int first_from_page(struct ca_zchunks *z, struct zcpu *c)
 		bool has_chunk;
 		int ret;
 
+		if (c->page + 2 * (size_t)z->rules.page_size > c->loaded)
+			load_rest(z, c);
 		if (c->page + (size_t)z->rules.page_size > c->chunk_size) {
 			ret = z->is_compressed ? next_chunk(z, c, &has_chunk) :
 			      next_run(z, c, &has_chunk);
@@ -1346,6 +1375,7 @@ static int raw_table(struct ca_zchunks *z, struct zcpu *c, int32_t *table, size_
 			return ret;
 		if (!has_chunk)
 			break;
+		load_rest(z, c);
 		check_pages(&z->rules, c->chunk, c->chunk_size / ps, table + done, &min_ts);
 		done += c->chunk_size / ps;
 	}
