@@ -668,6 +668,32 @@ static int compare_cpus(const void *a, const void *b)
 	return ((const struct ca_layout_cpu *)a)->cpu - ((const struct ca_layout_cpu *)b)->cpu;
 }
 
+/*
+ * The version and page size in the file header: trace-cmd writes versions 6
+ * and 7 only (libtracecmd would read a lower number as 6, and allocate what
+ * its damaged sizes say), and pages (ring-buffer sub-buffers) are a power of
+ * two of 64 bytes or more.  Sub-buffers over 1 MiB, which coreaudit's reader
+ * does not take, and big-endian files are left to libtracecmd (-ENOTSUP).
+ */
+static int check_file_header(const struct ca_layout *layout, const unsigned char *head,
+			     const char **why)
+{
+	int ps = layout->page_size;
+
+	if (head[11] || (layout->version != 6 && layout->version != 7)) {
+		*why = "the file version is not 6 or 7 (the versions trace-cmd writes)";
+		return -EINVAL;
+	}
+	if (head[12])
+		return -ENOTSUP;
+	if (ps < 64 || (ps & (ps - 1))) {
+		*why = "the page size is no power of two of 64 bytes or more (no kernel writes such "
+		       "pages)";
+		return -EINVAL;
+	}
+	return ps > (1 << 20) ? -ENOTSUP : 0;
+}
+
 int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size_t error_len)
 {
 	unsigned char head[18];
@@ -684,16 +710,9 @@ int ca_layout_read(struct ca_layout *layout, const char *path, char *error, size
 	layout->file_size = (uint64_t)st.st_size;
 	layout->version = head[10] - '0';
 	layout->page_size = (int)le32(head + 14);
-	if (!head[11] && !head[12] && (layout->page_size & (layout->page_size - 1))) {
-		why = "the page size is no power of two (no kernel writes such pages)";
-		ret = -EINVAL;
-	} else if (head[12] || head[11] || layout->page_size < 64 ||
-		 layout->page_size > (1 << 20) || (layout->version != 6 && layout->version != 7))
-		ret = -ENOTSUP;		/* big endian, or unknown: libtracecmd reads it */
-	else if (layout->version == 6)
-		ret = layout_v6(layout, fd, &why);
-	else
-		ret = layout_v7(layout, fd, &why);
+	ret = check_file_header(layout, head, &why);
+	if (!ret)
+		ret = layout->version == 6 ? layout_v6(layout, fd, &why) : layout_v7(layout, fd, &why);
 	close(fd);
 	if (ret == -EINVAL)
 		snprintf(error, error_len, "%s", why ? why : "the headers are damaged");

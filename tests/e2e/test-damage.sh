@@ -294,6 +294,16 @@ check "a page size coreaudit does not read, pages libtracecmd faults on: refused
 check "a page size of no power of two: damaged headers" \
 	grep -q "tracedat-crash-28d38f234890ac3cf57376e08860281e85346d4e: damaged headers: the page size is no power of two" \
 	<("$coreaudit" audit -t 0,1 "$tap_tmp/headers/tracedat-crash-28d38f234890ac3cf57376e08860281e85346d4e" 2>&1)
+# A version trace-cmd never wrote: libtracecmd reads "3" as version 6 and
+# allocates what its damaged sizes say; coreaudit's walk refuses it first.
+python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[10:12] == b'6\\0'
+d[10] = ord('3'); open(sys.argv[2], 'wb').write(d)" "$seed" "$tap_tmp/version3.dat"
+check "a file version other than 6 or 7: damaged headers, exit 3" \
+	grep -q "version3.dat: damaged headers: the file version is not 6 or 7" \
+	<("$coreaudit" audit -t 0,1 "$tap_tmp/version3.dat" 2>&1)
+check "... and the exit code is 3" \
+	test "$("$coreaudit" audit -t 0,1 "$tap_tmp/version3.dat" > /dev/null 2>&1; echo $?)" = 3
 timeout 60 "$top_builddir/tests/e2e/audit-lib" 0,1 "$tap_tmp"/headers/* \
 	> "$tap_tmp/headers.out" 2> "$tap_tmp/headers.err"
 check "fuzzed headers through the library, no guard: every file bad-input, no crash (status $?)" \
