@@ -444,10 +444,11 @@ static void note_idle_state(struct ca_kernelfi *fi, const struct ca_event *ev)
 		     ev->kind == CA_EV_WAKEUP ? ev->wakeup.target_cpu :
 		     ev->kind == CA_EV_MIGRATE ? ev->migrate.dest_cpu : -1;
 
-	if (target >= 0 && (size_t)target < fi->cpu_count)
+	if (target >= 0 && (size_t)target < fi->cpu_count) {
 		fi->kcpus[target].is_disturbed = true;
-	if (ev->kind == CA_EV_IPI && target >= 0 && (size_t)target < fi->cpu_count)
-		fi->kcpus[target].ipi_ts = ev->ts;
+		if (ev->kind == CA_EV_IPI)
+			fi->kcpus[target].ipi_ts = ev->ts;
+	}
 	if (ev->kind != CA_EV_IDLE) {
 		fi->kcpus[ev->cpu].is_disturbed = true;
 		return;

@@ -59,7 +59,6 @@ _Static_assert(alignof(struct ca_event) <= ALIGN, "a batch's items are read wher
 struct item {
 	unsigned long long ts;
 	int cpu;
-	int size;
 	bool is_first;		/* read before every part's events: merged first */
 	int lane;		/* whose: a CPU number twice in a damaged layout ties */
 	size_t at;
@@ -381,7 +380,6 @@ static int take_event(void *data, const struct ca_event *ev)
 	it = add_item(lane, b, size);
 	it->ts = ev->ts;
 	it->cpu = ev->cpu;
-	it->size = (int)size;
 	memcpy(b->bytes + it->at, ev, size);
 	return 0;
 }

@@ -739,7 +739,6 @@ struct zcpu {
 	struct ca_page_cursor cursor;	/* walks the current page */
 	bool has_event;
 	struct tep_record event;
-	bool has_run;			/* a run of pages was read */
 	bool has_read;			/* an event of this CPU was handed out */
 	unsigned long long last_ts;	/* of that event */
 	bool has_damage;		/* damage not yet reported */
@@ -819,14 +818,14 @@ static int next_run(struct ca_zchunks *z, struct zcpu *c, bool *has_chunk)
 			damage_to_end(z, c, c->next);	/* cut short, or a partial page */
 		return 0;
 	}
-	head = !c->has_run && len > RAW_RUN_HEAD * ps ? RAW_RUN_HEAD * ps : len;
+	/* no buffer yet: the CPU's first run */
+	head = !c->chunk && len > RAW_RUN_HEAD * ps ? RAW_RUN_HEAD * ps : len;
 	if (reserve(&c->chunk, &c->chunk_capacity, len))
 		return -ENOMEM;
 	if (read_at(z->fd, c->next, c->chunk, head)) {
 		damage_to_end(z, c, c->next);
 		return 0;
 	}
-	c->has_run = true;
 	c->chunk_offset = c->next;
 	c->chunk_size = len;
 	c->loaded = head;
