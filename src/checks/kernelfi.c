@@ -287,11 +287,12 @@ static bool own_pick_has_cookie(const struct ca_state *state, int cpu, int next)
 }
 
 /*
- * The slow path of pick_next_task() on the CPU in @slot; @selector as for
- * select_core().
+ * The slow path of pick_next_task() on the CPU in @slot at the core's clock
+ * @end_now (an open period charged up to it) and @now (a selection's
+ * start); @selector as for select_core().
  */
 static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int core,
-		      int slot, int prev, int next, uint64_t now,
+		      int slot, int prev, int next, uint64_t end_now, uint64_t now,
 		      const struct ca_kfi_cpu *selector)
 {
 	struct ca_kfi_selection *sel = &fi->kcores[core].sel;
@@ -299,7 +300,7 @@ static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int 
 	int cpu = state->topo.siblings[core][slot];
 
 	if (had_forced_idle)
-		charge_period(fi, state, core, now, slot, prev);
+		charge_period(fi, state, core, end_now, slot, prev);
 	sel->count = 0;
 	sel->occupation = 0;
 	if (!sel->cookie && !had_forced_idle && !own_pick_has_cookie(state, cpu, next)) {
@@ -349,6 +350,33 @@ static uint64_t core_clock(const struct ca_kernelfi *fi, const struct ca_state *
 	if (slot == 0 && leader->is_clock_kept && leader->clock_ts <= pick_ts)
 		return leader->clock_ts;
 	return pick_ts;
+}
+
+/*
+ * The core's clock at the pick behind the switch @ev in @slot (schedlag.c):
+ * where an open period ends (*@end_now) and the selection's starts (*@now).
+ * A pick from the first sibling's kept clock reads that clock; without
+ * softirq events a kept clock is not told from a fresh one (core_clock()),
+ * and the first sibling's pick stays at its event (with the lag of a fresh
+ * read it would be tens of us earlier, a kept one often more: the reference
+ * traces' figures, recorded without softirq events, hold only that way).
+ */
+static void pick_clock(const struct ca_kernelfi *fi, const struct ca_state *state, int core,
+		       int slot, const struct ca_event *ev, uint64_t *end_now, uint64_t *now)
+{
+	const struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
+	uint64_t shown = pick_time(kc, &fi->kcores[core], ev->ts);
+	uint64_t clock = core_clock(fi, state, core, slot, shown);
+	enum ca_pick_path path = shown != ev->ts ? CA_PICK_KICKED :
+				 !ev->sw.prev_pid ? CA_PICK_IDLE_TO_TASK :
+				 !ev->sw.next_pid ? CA_PICK_TASK_TO_IDLE : CA_PICK_TASK_TO_TASK;
+
+	if (clock != shown || (slot == 0 && !fi->has_softirq_events)) {
+		*end_now = clock;
+		*now = clock;
+		return;
+	}
+	ca_schedlag_pick(&fi->lag, slot == 0, path, shown, kc->last_ts, end_now, now);
 }
 
 /*
@@ -486,6 +514,51 @@ static bool select_again(struct ca_kernelfi *fi, const struct ca_state *state, i
 	return true;
 }
 
+/*
+ * The pick a selection made for a sibling that had not taken it yet, @slot,
+ * as it shows: the sibling switches to @next, not the task the model gave it,
+ * with nothing enqueued or dequeued on the core since.  That is the kernel's
+ * fast path, so the selection picked @next: the trace does not tell which
+ * queued task is a CPU's best (the oldest stood for it, in the winner's cookie
+ * too).  Every non-idle pick has the core's cookie, so @next's cookie won,
+ * and the other siblings' picks follow from it where what they show agrees:
+ * an idle one with nothing of that cookie queued was left idle (forced, with
+ * tasks queued), a running one runs a task of that cookie.  The selection
+ * stands so from its start.
+ */
+static bool take_shown_pick(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			    int slot, int next)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	struct ca_kfi_selection shown = k->sel;
+	uint64_t cookie = cookie_of(state, next);
+
+	if (shown.slot == slot || shown.slot < 0 || shown.pick[slot] <= 0)
+		return false;
+	shown.cookie = cookie;
+	shown.count = 0;
+	shown.occupation = 1;
+	shown.pick[slot] = next;
+	shown.is_pending[slot] = false;
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		int cpu = state->topo.siblings[core][i];
+		int current = current_pid(state, cpu);
+
+		if (i == slot)
+			continue;
+		if (current < 0 || (current > 0 && cookie_of(state, current) != cookie) ||
+		    (!current && queued_of_cookie(state, cpu, cookie, true)))
+			return false;
+		shown.pick[i] = current;
+		shown.is_pending[i] = false;
+		shown.occupation += current > 0;
+		shown.count += !current && state->cpus[cpu].queued_count;
+	}
+	k->sel = shown;
+	k->tentative_slot = -1;
+	return true;
+}
+
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 		      const struct ca_event *ev)
 {
@@ -506,10 +579,15 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 	} else if (k->pick_seq == k->task_seq && sel->is_pending[slot] && !sel->pick[slot] &&
 		   next > 0 && select_again(fi, state, core, slot, next)) {
 		sel->is_pending[slot] = false;	/* fast path: the pick it shows */
+	} else if (k->pick_seq == k->task_seq && sel->is_pending[slot] && next > 0 &&
+		   take_shown_pick(fi, state, core, slot, next)) {
+		/* fast path: a pick other than the model's */
 	} else {
+		uint64_t end_now, now;
+
 		k->tentative_slot = -1;		/* a new selection supersedes it */
-		slow_path(fi, state, core, slot, prev, next,
-			  core_clock(fi, state, core, slot, pick_time(kc, k, ev->ts)), kc);
+		pick_clock(fi, state, core, slot, ev, &end_now, &now);
+		slow_path(fi, state, core, slot, prev, next, end_now, now, kc);
 	}
 	kc->is_clock_kept = false;	/* __schedule updated it, or used what it kept */
 	kc->has_pick_ts = false;
@@ -544,7 +622,7 @@ static void on_dequeue_from(struct ca_kernelfi *fi, const struct ca_state *state
 	k->tentative_slot = -1;
 	fi->kcpus[cpu].is_best_cookied = false;	/* its queue changed */
 	if (k->sel.count && state->cpus[cpu].run == CA_CPU_IDLE && !state->cpus[cpu].queued_count)
-		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now, NULL);
+		slow_path(fi, state, core, slot_of(state, core, cpu), 0, 0, now, now, NULL);
 }
 
 /*
@@ -562,7 +640,7 @@ static void select_tentatively(struct ca_kernelfi *fi, const struct ca_state *st
 	charge_period(fi, state, core, now, -1, 0);
 	k->before = k->sel;
 	k->before_pick_seq = k->pick_seq;
-	slow_path(fi, state, core, slot, 0, 0, now, NULL);
+	slow_path(fi, state, core, slot, 0, 0, now, now, NULL);
 	k->tentative_slot = slot;
 }
 
@@ -655,12 +733,36 @@ static bool has_idle_pick_pending(const struct ca_state *state, const struct ca_
 	return false;
 }
 
+/*
+ * The CPU's last event but switches (and their cookie probes) and __schedule
+ * IPIs, which belong to a pick: no pick's clock read is before it; a switch
+ * from idle right after the CPU left an idle state times one pass through
+ * __schedule() (schedlag.c).
+ */
+static void note_last_event(struct ca_kernelfi *fi, const struct ca_event *ev)
+{
+	struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
+
+	if (ev->kind == CA_EV_SWITCH) {
+		if (!ev->sw.prev_pid && kc->is_leaving_idle && ev->ts >= kc->last_ts)
+			ca_schedlag_note(&fi->lag, ev->ts - kc->last_ts);
+		kc->is_leaving_idle = false;
+		return;
+	}
+	if (ev->kind == CA_EV_COOKIE)
+		return;
+	kc->is_leaving_idle = ev->kind == CA_EV_IDLE && ev->idle.state == UINT32_MAX;
+	if (ev->kind != CA_EV_IPI || !ev->ipi.is_from_schedule)
+		kc->last_ts = ev->ts;
+}
+
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
 	if (ev->cpu >= 0 && (size_t)ev->cpu < fi->cpu_count) {
+		note_last_event(fi, ev);
 		note_pick(fi, state, ev);
 		note_idle_state(fi, ev);
 		note_clock(fi, state, core, ev);

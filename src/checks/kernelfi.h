@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "checks/schedlag.h"
 #include "util/event.h"
 #include "coreaudit/topology.h"
 
@@ -62,6 +63,8 @@ struct ca_kfi_cpu {
 	bool is_best_cookied;		/* left idle beside cookie 0, tasks queued: its best has a cookie */
 	uint64_t clock_ts;		/* its rq clock's last update the trace shows */
 	bool is_clock_kept;		/* its next __schedule keeps that clock (RQCF_REQ_SKIP) */
+	uint64_t last_ts;		/* its last event but switches and __schedule IPIs */
+	bool is_leaving_idle;		/* that event: it left an idle state (cpu_idle -1) */
 };
 
 struct ca_kernelfi {
@@ -70,6 +73,7 @@ struct ca_kernelfi {
 	size_t cpu_count;
 	bool has_idle_events;		/* power:cpu_idle seen: idle CPUs show their schedules */
 	bool has_softirq_events;	/* irq:softirq_* seen: the SCHED softirq's clock updates show */
+	struct ca_schedlag lag;		/* the kernel's clock reads behind the events */
 	ca_kernelfi_charge_fn charge;
 	void *charge_ctx;
 };
