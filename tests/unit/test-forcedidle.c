@@ -2,6 +2,7 @@
  * test-forcedidle.c - forced idle per CPU and per task, and starvation, on an
  * SMT4 core with hand-derived figures.
  */
+#include "checks/schedlag.h"
 #include "scenario.h"
 
 /*
@@ -549,6 +550,132 @@ START_TEST(test_idle_sibling_given_a_task_stays_idle)
 }
 END_TEST
 
+/*
+ * A sibling given one task switches to another, nothing enqueued since: the
+ * fast path, so the selection picked that one, and its cookie won.  72
+ * (cookie 2) and 73 (cookie 1) wake on idle CPU1, 74 (cookie 2) on idle CPU0,
+ * which selects as it leaves its idle state at 1.05 ms; the trace does not
+ * say which of CPU1's tasks is its best, and the oldest, 72, stood for it
+ * (cookie 2 won, no forced idle).  CPU0 goes back into its idle state and
+ * CPU1 runs 73: cookie 1 had won, and CPU0, with only 74 queued, was forced
+ * idle from 1.05 ms until CPU1's pick at 2 ms, charged to 73.  (Taken for a
+ * new selection at 73's switch: from 1.11 ms.)
+ */
+START_TEST(test_sibling_shows_another_pick)
+{
+	struct trace_text t = { 0 };
+	uint64_t ns[1];
+
+	sc_switch(&t, 1, T0, 0, "R", 72, true, 0, 2);
+	sc_switch(&t, 1, T0 + 10 * US, 72, "S", 73, true, 2, 1);
+	sc_switch(&t, 1, T0 + 20 * US, 73, "S", 0, true, 1, 0);
+	sc_switch(&t, 0, T0 + 30 * US, 0, "R", 74, true, 0, 2);
+	sc_switch(&t, 0, T0 + 40 * US, 74, "S", 0, true, 2, 0);
+	sc_idle(&t, 0, T0 + 100 * US, 1);
+	sc_idle(&t, 1, T0 + 100 * US, 1);
+	sc_wakeup(&t, 1, T0 + 1 * MS, 0, 72, 1);
+	sc_wakeup(&t, 0, T0 + 1 * MS + 10 * US, 0, 74, 0);
+	sc_wakeup(&t, 1, T0 + 1 * MS + 20 * US, 0, 73, 1);
+	sc_idle(&t, 0, T0 + 1 * MS + 50 * US, -1);
+	sc_idle(&t, 0, T0 + 1 * MS + 60 * US, 1);
+	sc_idle(&t, 1, T0 + 1 * MS + 100 * US, -1);
+	sc_switch(&t, 1, T0 + 1 * MS + 110 * US, 0, "R", 73, true, 0, 1);
+	sc_switch(&t, 1, T0 + 2 * MS, 73, "S", 0, true, 1, 0);
+	kernel_charges(&t, (const int[]){ 73 }, ns, 1);
+	ck_assert_uint_eq(ns[0], 950 * US);	/* 73 */
+}
+END_TEST
+
+/*
+ * The kernel's clock reads lie behind the events that show them by the
+ * machine's pace at __schedule(), which the trace shows as the time from a
+ * CPU leaving an idle state to its switch from idle (schedlag.c): the median
+ * of those gaps is the unit, once there are eight; a path's lag is a number
+ * of half units, never before the CPU's last other event.
+ */
+START_TEST(test_schedlag_unit_and_lags)
+{
+	struct ca_schedlag lag = { 0 };
+	uint64_t end, start;
+
+	for (int i = 0; i < 7; i++)
+		ca_schedlag_note(&lag, 20 * US + 300);
+	ca_schedlag_pick(&lag, true, CA_PICK_TASK_TO_TASK, T0, 0, &end, &start);
+	ck_assert_uint_eq(end, T0);		/* seven gaps: no unit yet */
+	ck_assert_uint_eq(start, T0);
+	ca_schedlag_note(&lag, 60 * US);
+	ck_assert_uint_eq(lag.unit_ns, 20 * US + 500);	/* the median's microsecond, its middle */
+	ca_schedlag_pick(&lag, true, CA_PICK_TASK_TO_TASK, T0, 0, &end, &start);
+	ck_assert_uint_eq(end, T0 - 41 * US);	/* the first sibling, a task for a task: two units */
+	ck_assert_uint_eq(start, end);
+	ca_schedlag_pick(&lag, true, CA_PICK_KICKED, T0, 0, &end, &start);
+	ck_assert_uint_eq(end, T0 - 20500);
+	ca_schedlag_pick(&lag, false, CA_PICK_TASK_TO_IDLE, T0, 0, &end, &start);
+	ck_assert_uint_eq(end, T0 - 20500);	/* another sibling: charged a unit back */
+	ck_assert_uint_eq(start, T0);		/* its selection at the switch */
+	ca_schedlag_pick(&lag, false, CA_PICK_IDLE_TO_TASK, T0, 0, &end, &start);
+	ck_assert_uint_eq(end, T0 - 10250);
+	ck_assert_uint_eq(start, T0 - 10250);
+	ca_schedlag_pick(&lag, false, CA_PICK_TASK_TO_TASK, T0, T0 - 5 * US, &end, &start);
+	ck_assert_uint_eq(end, T0 - 5 * US);	/* not before the CPU's last other event */
+	ck_assert_uint_eq(start, T0 - 5 * US);
+	for (int i = 0; i < 8; i++)
+		ca_schedlag_note(&lag, 40 * US);
+	ck_assert_uint_eq(lag.unit_ns, 40 * US + 500);	/* 16 gaps: 7 of 20, 8 of 40, one of 60 */
+	for (int i = 0; i < 20; i++)
+		ca_schedlag_note(&lag, 100 * US);
+	ck_assert_uint_eq(lag.unit_ns, 60 * US + 500);	/* the median at 32 gaps, not yet at 36 */
+}
+END_TEST
+
+/*
+ * The same through the model: CPU1 shows eight switches from idle 20 us
+ * after leaving its idle state (cookie-0 task 300: no selection), then runs
+ * 200 (cookie 2); 100 (cookie 1) wakes on idle CPU0, which selects as it
+ * leaves its idle state at 2.01 ms and is forced idle.  200 sleeps at 6 ms:
+ * CPU1's pick charged the period a unit (20.5 us) before its switch; with
+ * its __schedule IPI at 5.9 ms, half a unit before the IPI; with seven
+ * gaps only, at the switch.
+ */
+static const struct {
+	int gaps;
+	bool has_ipi;
+	uint64_t charged_200;
+} lag_rows[] = {
+	{ 8, false, 4 * MS - 10 * US - 20500 },
+	{ 8, true, 3 * MS + 900 * US - 10 * US - 10250 },
+	{ 7, false, 4 * MS - 10 * US },
+};
+
+START_TEST(test_pick_clock_behind_its_switch)
+{
+	struct trace_text t = { 0 };
+	uint64_t ns[2];
+
+	for (int i = 0; i < lag_rows[_i].gaps; i++) {
+		uint64_t at = T0 + i * 100 * US;
+
+		sc_idle(&t, 1, at, 1);
+		sc_idle(&t, 1, at + 50 * US, -1);
+		sc_switch(&t, 1, at + 70 * US, 0, "R", 300, true, 0, 0);
+		sc_switch(&t, 1, at + 80 * US, 300, "S", 0, true, 0, 0);
+	}
+	sc_idle(&t, 0, T0 + 900 * US, 1);
+	sc_switch(&t, 1, T0 + 1 * MS, 0, "R", 200, true, 0, 2);
+	sc_wakeup(&t, 0, T0 + 2 * MS, 0, 100, 0);
+	sc_idle(&t, 0, T0 + 2 * MS + 10 * US, -1);
+	sc_idle(&t, 0, T0 + 2 * MS + 20 * US, 1);
+	if (lag_rows[_i].has_ipi)
+		sc_ipi(&t, 1, T0 + 5 * MS + 900 * US, 200, 0);
+	sc_switch(&t, 1, T0 + 6 * MS, 200, "S", 0, true, 2, 0);
+	sc_idle(&t, 0, T0 + 6 * MS + 50 * US, -1);
+	sc_switch(&t, 0, T0 + 6 * MS + 60 * US, 0, "R", 100, true, 0, 1);
+	kernel_charges(&t, (const int[]){ 200, 100 }, ns, 2);
+	ck_assert_uint_eq(ns[0], lag_rows[_i].charged_200);	/* 200 */
+	ck_assert_uint_eq(ns[1], 0);	/* 100 */
+}
+END_TEST
+
 Suite *forcedidle_suite(void)
 {
 	Suite *s = suite_create("forced-idle");
@@ -571,6 +698,10 @@ Suite *forcedidle_suite(void)
 	tcase_add_test(tc, test_unkicked_idle_sibling_stays_idle);
 	tcase_add_loop_test(tc, test_idle_sibling_given_a_task_stays_idle, 0,
 			    sizeof(left_idle_rows) / sizeof(left_idle_rows[0]));
+	tcase_add_test(tc, test_sibling_shows_another_pick);
+	tcase_add_test(tc, test_schedlag_unit_and_lags);
+	tcase_add_loop_test(tc, test_pick_clock_behind_its_switch, 0,
+			    sizeof(lag_rows) / sizeof(lag_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
