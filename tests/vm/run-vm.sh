@@ -14,7 +14,9 @@
 # COREAUDIT_VM_WORKLOAD_OPTS: more workload options, e.g. "-s 20" (samples of
 # the kernel's forced idle every 20 ms, as markers).  COREAUDIT_VM_CHARGES=1:
 # also record every forced-idle charge the kernel makes (an fprobe on
-# __account_forceidle_time: pid, delta), to find where a model goes wrong.
+# __account_forceidle_time: pid, delta) and each accounting's period (one on
+# __sched_core_account_forceidle: start, count, occupation, the core's clock),
+# to find where a model goes wrong.
 set -euo pipefail
 kernel=$1 initramfs=$2 out=$3 variant=$4 smp=$5 groups=$6 seconds=$7
 case $smp in
