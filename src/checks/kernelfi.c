@@ -299,8 +299,10 @@ static void slow_path(struct ca_kernelfi *fi, const struct ca_state *state, int 
 	bool had_forced_idle = sel->count > 0;
 	int cpu = state->topo.siblings[core][slot];
 
-	if (had_forced_idle)
+	if (had_forced_idle) {
 		charge_period(fi, state, core, end_now, slot, prev);
+		now = now > sel->start ? now : sel->start;	/* what was charged stays charged */
+	}
 	sel->count = 0;
 	sel->occupation = 0;
 	if (!sel->cookie && !had_forced_idle && !own_pick_has_cookie(state, cpu, next)) {
