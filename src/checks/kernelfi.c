@@ -378,7 +378,7 @@ static void pick_clock(const struct ca_kernelfi *fi, const struct ca_state *stat
 		*now = clock;
 		return;
 	}
-	ca_schedlag_pick(&fi->lag, slot == 0, path, shown, kc->last_ts, end_now, now);
+	ca_schedlag_pick(&fi->kcores[core].lag, slot == 0, path, shown, kc->last_ts, end_now, now);
 }
 
 /*
@@ -739,15 +739,16 @@ static bool has_idle_pick_pending(const struct ca_state *state, const struct ca_
  * The CPU's last event but switches (and their cookie probes) and __schedule
  * IPIs, which belong to a pick: no pick's clock read is before it; a switch
  * from idle right after the CPU left an idle state times one pass through
- * __schedule() (schedlag.c).
+ * __schedule() (schedlag.c), for its core (a core's figures are its own CPUs'
+ * events': the same in a trace of that core alone).
  */
-static void note_last_event(struct ca_kernelfi *fi, const struct ca_event *ev)
+static void note_last_event(struct ca_kernelfi *fi, int core, const struct ca_event *ev)
 {
 	struct ca_kfi_cpu *kc = &fi->kcpus[ev->cpu];
 
 	if (ev->kind == CA_EV_SWITCH) {
-		if (!ev->sw.prev_pid && kc->is_leaving_idle && ev->ts >= kc->last_ts)
-			ca_schedlag_note(&fi->lag, ev->ts - kc->last_ts);
+		if (core >= 0 && !ev->sw.prev_pid && kc->is_leaving_idle && ev->ts >= kc->last_ts)
+			ca_schedlag_note(&fi->kcores[core].lag, kc->last_ts, ev->ts);
 		kc->is_leaving_idle = false;
 		return;
 	}
@@ -764,7 +765,7 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 	int core = ca_topology_core_of(&state->topo, ev->cpu);
 
 	if (ev->cpu >= 0 && (size_t)ev->cpu < fi->cpu_count) {
-		note_last_event(fi, ev);
+		note_last_event(fi, core, ev);
 		note_pick(fi, state, ev);
 		note_idle_state(fi, ev);
 		note_clock(fi, state, core, ev);

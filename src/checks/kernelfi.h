@@ -39,6 +39,7 @@ struct ca_kfi_core {
 	uint64_t pick_seq;		/* task_seq at the last selection */
 	uint64_t before_pick_seq;
 	int tentative_slot;		/* a wakeup's selection, not yet confirmed; -1 */
+	struct ca_schedlag lag;		/* its clock reads behind the events (its own CPUs' pace) */
 };
 
 /* What is charged, to whom: the forced-idle check's per-task figures. */
@@ -73,7 +74,6 @@ struct ca_kernelfi {
 	size_t cpu_count;
 	bool has_idle_events;		/* power:cpu_idle seen: idle CPUs show their schedules */
 	bool has_softirq_events;	/* irq:softirq_* seen: the SCHED softirq's clock updates show */
-	struct ca_schedlag lag;		/* the kernel's clock reads behind the events */
 	ca_kernelfi_charge_fn charge;
 	void *charge_ctx;
 };

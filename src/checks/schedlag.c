@@ -58,9 +58,9 @@ static uint64_t median_ns(const struct ca_schedlag *lag)
 	return (uint64_t)CA_SCHEDLAG_BINS * 1000;
 }
 
-void ca_schedlag_note(struct ca_schedlag *lag, uint64_t gap_ns)
+void ca_schedlag_note(struct ca_schedlag *lag, uint64_t left_ns, uint64_t switch_ns)
 {
-	uint64_t bin = gap_ns / 1000;
+	uint64_t bin = (switch_ns + 500) / 1000 - (left_ns + 500) / 1000;
 
 	lag->bins[bin < CA_SCHEDLAG_BINS ? bin : CA_SCHEDLAG_BINS - 1]++;
 	lag->count++;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CA_SCHEDLAG_BINS 512		/* gaps of 1 us each; longer ones count in the last */
+#define CA_SCHEDLAG_BINS 256		/* gaps of 1 us each; longer ones count in the last */
 
 /*
  * The machine's pace at __schedule(): the median time from a CPU leaving an
@@ -30,8 +30,12 @@ enum ca_pick_path {
 	CA_PICK_IDLE_TO_TASK,
 };
 
-/* One from-idle switch @gap_ns after its CPU left its idle state. */
-void ca_schedlag_note(struct ca_schedlag *lag, uint64_t gap_ns);
+/*
+ * A switch from idle at @switch_ns of a CPU that left its idle state at
+ * @left_ns.  The gap counts in whole microseconds of the two times rounded
+ * as `trace-cmd report` prints them, so that its text gives the same unit.
+ */
+void ca_schedlag_note(struct ca_schedlag *lag, uint64_t left_ns, uint64_t switch_ns);
 
 /*
  * The core's clock at a pick shown at @shown_ns (its switch, or its IPI),

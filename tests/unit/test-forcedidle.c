@@ -599,11 +599,11 @@ START_TEST(test_schedlag_unit_and_lags)
 	uint64_t end, start;
 
 	for (int i = 0; i < 7; i++)
-		ca_schedlag_note(&lag, 20 * US + 300);
+		ca_schedlag_note(&lag, T0, T0 + 20 * US + 300);
 	ca_schedlag_pick(&lag, true, CA_PICK_TASK_TO_TASK, T0, 0, &end, &start);
 	ck_assert_uint_eq(end, T0);		/* seven gaps: no unit yet */
 	ck_assert_uint_eq(start, T0);
-	ca_schedlag_note(&lag, 60 * US);
+	ca_schedlag_note(&lag, T0, T0 + 60 * US);
 	ck_assert_uint_eq(lag.unit_ns, 20 * US + 500);	/* the median's microsecond, its middle */
 	ca_schedlag_pick(&lag, true, CA_PICK_TASK_TO_TASK, T0, 0, &end, &start);
 	ck_assert_uint_eq(end, T0 - 41 * US);	/* the first sibling, a task for a task: two units */
@@ -620,10 +620,10 @@ START_TEST(test_schedlag_unit_and_lags)
 	ck_assert_uint_eq(end, T0 - 5 * US);	/* not before the CPU's last other event */
 	ck_assert_uint_eq(start, T0 - 5 * US);
 	for (int i = 0; i < 8; i++)
-		ca_schedlag_note(&lag, 40 * US);
+		ca_schedlag_note(&lag, T0, T0 + 40 * US);
 	ck_assert_uint_eq(lag.unit_ns, 40 * US + 500);	/* 16 gaps: 7 of 20, 8 of 40, one of 60 */
 	for (int i = 0; i < 20; i++)
-		ca_schedlag_note(&lag, 100 * US);
+		ca_schedlag_note(&lag, T0, T0 + 100 * US);
 	ck_assert_uint_eq(lag.unit_ns, 60 * US + 500);	/* the median at 32 gaps, not yet at 36 */
 }
 END_TEST
