@@ -15,11 +15,13 @@
  *
  * The trace shows the machine's pace at that code: a CPU leaving an idle
  * state (power:cpu_idle -1) goes straight into __schedule(), so the time to
- * its sched_switch from idle is one pass through it.  Its median is the unit
- * here; each path's lag is a multiple of it, measured on the harness's
- * recordings against the kernel's own accounting (its periods' start and
- * clock, read with a probe on __sched_core_account_forceidle: tests/vm/init,
- * COREAUDIT_VM_CHARGES), at a unit of 27 us: the first sibling's pick lags
+ * its sched_switch from idle is one pass through it.  Its median, each core's
+ * over its own CPUs (so that a core's figures are those of a trace of that
+ * core alone), is the unit here; each path's lag is a multiple of it,
+ * measured on the harness's recordings against the kernel's own accounting
+ * (its periods' start and clock, read with a probe on
+ * __sched_core_account_forceidle: tests/vm/init, COREAUDIT_VM_CHARGES), at a
+ * unit of 27 us, and rounded to half units: the first sibling's pick lags
  * its switch by a unit (two when a task is switched for a task: the path
  * puts one task back and sets another up), or its IPI by a unit; another
  * sibling's charge lags its switch by a unit (half from idle, or half behind
