@@ -333,7 +333,7 @@ static void revoke_tentative(struct ca_kfi_core *k)
 static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core *k,
 			  uint64_t switch_ts)
 {
-	return kc->has_pick_ts && kc->pick_ts > k->sel.start ? kc->pick_ts : switch_ts;
+	return kc->has_pick_ts && kc->pick_ts >= k->sel.start ? kc->pick_ts : switch_ts;
 }
 
 /*
@@ -759,6 +759,28 @@ static void note_last_event(struct ca_kernelfi *fi, int core, const struct ca_ev
 		kc->last_ts = ev->ts;
 }
 
+/*
+ * How far a tick at @tick_ts charges the selection in force: no further than
+ * a sibling's pick in flight (its __schedule IPI seen, its switch not yet),
+ * which charged the period and selected again then (a vCPU stalled between
+ * the IPI and its switch would otherwise have the stall charged to the old
+ * selection's tasks).
+ */
+static uint64_t charged_until(const struct ca_kernelfi *fi, const struct ca_state *state,
+			      int core, uint64_t tick_ts)
+{
+	const struct ca_kfi_selection *sel = &fi->kcores[core].sel;
+	uint64_t until = tick_ts;
+
+	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
+		const struct ca_kfi_cpu *kc = &fi->kcpus[state->topo.siblings[core][i]];
+
+		if (kc->has_pick_ts && kc->pick_ts >= sel->start && kc->pick_ts < until)
+			until = kc->pick_ts;
+	}
+	return until;
+}
+
 void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		       const struct ca_event *ev)
 {
@@ -783,7 +805,7 @@ void ca_kernelfi_event(struct ca_kernelfi *fi, const struct ca_state *state,
 		/* A tentative period is charged whole, or not at all. */
 		if (core >= 0 && fi->kcores[core].tentative_slot < 0 &&
 		    !has_idle_pick_pending(state, &fi->kcores[core], core))
-			charge_period(fi, state, core, ev->ts, -1, 0);
+			charge_period(fi, state, core, charged_until(fi, state, core, ev->ts), -1, 0);
 		break;
 	case CA_EV_WAKEUP:
 		on_enqueue_to(fi, state, ev->wakeup.target_cpu, ev->ts);

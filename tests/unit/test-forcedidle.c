@@ -587,6 +587,39 @@ START_TEST(test_sibling_shows_another_pick)
 END_TEST
 
 /*
+ * A tick charges no further than a sibling's pick in flight: 200 (cookie 2)
+ * runs on CPU1 while 100 (cookie 1) waits on idle CPU0 from 1 ms; CPU1 picks
+ * 300 (cookie 2) at 5 ms (its IPI kicks CPU0) and its vCPU stalls until the
+ * switch at 5.8 ms; a tick on CPU0 at 5.3 ms comes in between.  The kernel
+ * charged 200 up to its pick, 4 ms, and 300 from then until CPU0 runs 100
+ * at 6 ms, 1 ms.  (Charged to the tick, the stall went to 200: 4.8 ms, and
+ * 300 had 0.2 ms.)
+ */
+static const bool sibling_tick_rows[] = { false, true };
+
+START_TEST(test_tick_stops_at_pick_in_flight)
+{
+	struct trace_text t = { 0 };
+	uint64_t ns[2];
+
+	sc_switch(&t, 1, T0, 0, "R", 200, true, 0, 2);
+	sc_switch(&t, 1, T0 + 10 * US, 200, "R", 300, true, 2, 2);
+	sc_switch(&t, 1, T0 + 20 * US, 300, "S", 200, true, 2, 2);
+	sc_wakeup(&t, 0, T0 + 1 * MS, 0, 100, 0);
+	sc_wakeup(&t, 1, T0 + 2 * MS, 200, 300, 1);
+	sc_tick(&t, 0, T0 + 3 * MS, 0);
+	sc_ipi(&t, 1, T0 + 5 * MS, 200, 0);
+	if (sibling_tick_rows[_i])
+		sc_tick(&t, 0, T0 + 5 * MS + 300 * US, 0);
+	sc_switch(&t, 1, T0 + 5 * MS + 800 * US, 200, "S", 300, true, 2, 2);
+	sc_switch(&t, 0, T0 + 6 * MS, 0, "R", 100, true, 0, 1);
+	kernel_charges(&t, (const int[]){ 200, 300 }, ns, 2);
+	ck_assert_uint_eq(ns[0], 4 * MS);	/* 200 */
+	ck_assert_uint_eq(ns[1], 1 * MS);	/* 300 */
+}
+END_TEST
+
+/*
  * The kernel's clock reads lie behind the events that show them by the
  * machine's pace at __schedule(), which the trace shows as the time from a
  * CPU leaving an idle state to its switch from idle (schedlag.c): the median
@@ -699,6 +732,8 @@ Suite *forcedidle_suite(void)
 	tcase_add_loop_test(tc, test_idle_sibling_given_a_task_stays_idle, 0,
 			    sizeof(left_idle_rows) / sizeof(left_idle_rows[0]));
 	tcase_add_test(tc, test_sibling_shows_another_pick);
+	tcase_add_loop_test(tc, test_tick_stops_at_pick_in_flight, 0,
+			    sizeof(sibling_tick_rows) / sizeof(sibling_tick_rows[0]));
 	tcase_add_test(tc, test_schedlag_unit_and_lags);
 	tcase_add_loop_test(tc, test_pick_clock_behind_its_switch, 0,
 			    sizeof(lag_rows) / sizeof(lag_rows[0]));
