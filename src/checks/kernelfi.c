@@ -323,6 +323,12 @@ static void revoke_tentative(struct ca_kfi_core *k)
 	k->pick_seq = k->before_pick_seq;
 }
 
+/* A pick the CPU made (its __schedule IPI) since @sel was charged, its switch not shown yet. */
+static bool is_pick_in_flight(const struct ca_kfi_cpu *kc, const struct ca_kfi_selection *sel)
+{
+	return kc->has_pick_ts && kc->pick_ts >= sel->start;
+}
+
 /*
  * When the pick behind the switch in @slot happened: a core-wide pick that
  * kicks a sibling sends its IPI from inside pick_next_task(), tens of us
@@ -333,7 +339,7 @@ static void revoke_tentative(struct ca_kfi_core *k)
 static uint64_t pick_time(const struct ca_kfi_cpu *kc, const struct ca_kfi_core *k,
 			  uint64_t switch_ts)
 {
-	return kc->has_pick_ts && kc->pick_ts >= k->sel.start ? kc->pick_ts : switch_ts;
+	return is_pick_in_flight(kc, &k->sel) ? kc->pick_ts : switch_ts;
 }
 
 /*
@@ -541,7 +547,6 @@ static bool take_shown_pick(struct ca_kernelfi *fi, const struct ca_state *state
 	shown.count = 0;
 	shown.occupation = 1;
 	shown.pick[slot] = next;
-	shown.is_pending[slot] = false;
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		int cpu = state->topo.siblings[core][i];
 		int current = current_pid(state, cpu);
@@ -561,6 +566,28 @@ static bool take_shown_pick(struct ca_kernelfi *fi, const struct ca_state *state
 	return true;
 }
 
+/*
+ * The kernel's fast path: the CPU in @slot has a pick from the last selection
+ * and nothing was enqueued or dequeued on the core since, so its switch to
+ * @next takes that pick: the model's, or, where the model gave it another
+ * one, the selection as the switch shows it (select_again() for an idle pick,
+ * take_shown_pick() for a task).  Return: whether it was the fast path.
+ */
+static bool takes_its_pick(struct ca_kernelfi *fi, const struct ca_state *state, int core,
+			   int slot, int next)
+{
+	struct ca_kfi_core *k = &fi->kcores[core];
+	int pick = k->sel.pick[slot];
+
+	if (k->pick_seq != k->task_seq || !k->sel.is_pending[slot])
+		return false;
+	if (pick != next && (next <= 0 || !(pick ? take_shown_pick(fi, state, core, slot, next) :
+					    select_again(fi, state, core, slot, next))))
+		return false;
+	k->sel.is_pending[slot] = false;
+	return true;
+}
+
 static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int core,
 		      const struct ca_event *ev)
 {
@@ -576,15 +603,7 @@ static void on_switch(struct ca_kernelfi *fi, const struct ca_state *state, int 
 		revoke_tentative(k);
 	if (prev > 0 && !ev->sw.is_prev_runnable)
 		k->task_seq++;		/* prev dequeued before the pick */
-	if (k->pick_seq == k->task_seq && sel->is_pending[slot] && sel->pick[slot] == next) {
-		sel->is_pending[slot] = false;	/* fast path: takes its pick */
-	} else if (k->pick_seq == k->task_seq && sel->is_pending[slot] && !sel->pick[slot] &&
-		   next > 0 && select_again(fi, state, core, slot, next)) {
-		sel->is_pending[slot] = false;	/* fast path: the pick it shows */
-	} else if (k->pick_seq == k->task_seq && sel->is_pending[slot] && next > 0 &&
-		   take_shown_pick(fi, state, core, slot, next)) {
-		/* fast path: a pick other than the model's */
-	} else {
+	if (!takes_its_pick(fi, state, core, slot, next)) {
 		uint64_t end_now, now;
 
 		k->tentative_slot = -1;		/* a new selection supersedes it */
@@ -775,7 +794,7 @@ static uint64_t charged_until(const struct ca_kernelfi *fi, const struct ca_stat
 	for (int i = 0; i < state->topo.sibling_count[core]; i++) {
 		const struct ca_kfi_cpu *kc = &fi->kcpus[state->topo.siblings[core][i]];
 
-		if (kc->has_pick_ts && kc->pick_ts >= sel->start && kc->pick_ts < until)
+		if (is_pick_in_flight(kc, sel) && kc->pick_ts < until)
 			until = kc->pick_ts;
 	}
 	return until;
